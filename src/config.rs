@@ -1,0 +1,283 @@
+//! `paperboy.toml`: the site's configuration, strict so that a typo is an error that names the key.
+
+use anyhow::{Context, Result, bail};
+use serde::Deserialize;
+use std::path::Path;
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    pub title: String,
+    #[serde(default)]
+    pub description: String,
+    pub base_url: String,
+    #[serde(default = "default_theme")]
+    pub theme: String,
+    #[serde(default = "default_week_starts")]
+    pub week_starts: String,
+    /// Papers per category page.
+    #[serde(default = "default_paginate_by")]
+    pub paginate_by: usize,
+    /// Entries in each Atom feed.
+    #[serde(default = "default_feed_limit")]
+    pub feed_limit: usize,
+    /// How many weeks the home page lists.
+    #[serde(default = "default_recent_weeks")]
+    pub recent_weeks: usize,
+    #[serde(default)]
+    pub sources: Vec<SourceConfig>,
+    #[serde(default)]
+    pub fetch: FetchConfig,
+    #[serde(default)]
+    pub filter: FilterConfig,
+    #[serde(default)]
+    pub email: Option<EmailConfig>,
+}
+
+fn default_theme() -> String {
+    "default".into()
+}
+fn default_week_starts() -> String {
+    "monday".into()
+}
+fn default_paginate_by() -> usize {
+    20
+}
+fn default_feed_limit() -> usize {
+    50
+}
+fn default_recent_weeks() -> usize {
+    8
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub enum SourceKind {
+    #[serde(rename = "arxiv")]
+    Arxiv,
+    #[serde(rename = "arxiv-rss")]
+    ArxivRss,
+    #[serde(rename = "feed")]
+    Feed,
+}
+
+impl SourceKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SourceKind::Arxiv => "arxiv",
+            SourceKind::ArxivRss => "arxiv-rss",
+            SourceKind::Feed => "feed",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SourceConfig {
+    pub kind: SourceKind,
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Overrides the endpoint (tests point it at 127.0.0.1).
+    #[serde(default)]
+    pub url: Option<String>,
+    /// arXiv API search query, e.g. `cat:cs.DC`.
+    #[serde(default)]
+    pub query: Option<String>,
+    #[serde(default)]
+    pub max_results: Option<usize>,
+    /// arXiv RSS categories, e.g. `["cs.DC"]`.
+    #[serde(default)]
+    pub categories: Vec<String>,
+}
+
+impl SourceConfig {
+    pub fn label(&self) -> String {
+        if let Some(name) = &self.name {
+            return name.clone();
+        }
+        match self.kind {
+            SourceKind::Arxiv => format!("arxiv {}", self.query.as_deref().unwrap_or("")),
+            SourceKind::ArxivRss => format!("arxiv-rss {}", self.categories.join("+")),
+            SourceKind::Feed => format!("feed {}", self.url.as_deref().unwrap_or("")),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FetchConfig {
+    #[serde(default = "default_user_agent")]
+    pub user_agent: String,
+    #[serde(default = "default_delay")]
+    pub delay_seconds: f64,
+    #[serde(default = "default_timeout")]
+    pub timeout_seconds: f64,
+    #[serde(default = "default_retries")]
+    pub retries: u32,
+    /// Longest wait a Retry-After may ask for before the source is given up.
+    #[serde(default = "default_max_retry_after")]
+    pub max_retry_after_seconds: f64,
+    /// Upper bound on one response body.
+    #[serde(default = "default_max_body")]
+    pub max_body_bytes: u64,
+}
+
+fn default_user_agent() -> String {
+    concat!("paperboy/", env!("CARGO_PKG_VERSION")).into()
+}
+fn default_delay() -> f64 {
+    3.0
+}
+fn default_timeout() -> f64 {
+    30.0
+}
+fn default_retries() -> u32 {
+    4
+}
+fn default_max_retry_after() -> f64 {
+    300.0
+}
+fn default_max_body() -> u64 {
+    64 * 1024 * 1024
+}
+
+impl Default for FetchConfig {
+    fn default() -> Self {
+        FetchConfig {
+            user_agent: default_user_agent(),
+            delay_seconds: default_delay(),
+            timeout_seconds: default_timeout(),
+            retries: default_retries(),
+            max_retry_after_seconds: default_max_retry_after(),
+            max_body_bytes: default_max_body(),
+        }
+    }
+}
+
+/// Topic filters: a paper is kept when every non-empty list has a match.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FilterConfig {
+    /// Case-insensitive words or phrases looked for in title and abstract.
+    #[serde(default)]
+    pub keywords: Vec<String>,
+    /// Case-insensitive substrings of author names.
+    #[serde(default)]
+    pub authors: Vec<String>,
+    /// Categories, any of the paper's.
+    #[serde(default)]
+    pub categories: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EmailConfig {
+    pub from: String,
+    #[serde(default)]
+    pub to: Vec<String>,
+    #[serde(default)]
+    pub smtp_host: Option<String>,
+    #[serde(default)]
+    pub smtp_port: Option<u16>,
+    #[serde(default)]
+    pub list_unsubscribe: Option<String>,
+}
+
+impl Config {
+    pub fn load(path: &Path) -> Result<Config> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read config {}", path.display()))?;
+        Self::parse(&text, path)
+    }
+
+    pub fn parse(text: &str, path: &Path) -> Result<Config> {
+        let config: Config = toml::from_str(text).map_err(|e| {
+            let line = e
+                .span()
+                .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1)
+                .unwrap_or(0);
+            anyhow::anyhow!(
+                "{}:{}: {}",
+                path.display(),
+                line,
+                e.message().trim_end()
+            )
+        })?;
+        config.validate(path)?;
+        Ok(config)
+    }
+
+    fn validate(&self, path: &Path) -> Result<()> {
+        if !(self.base_url.starts_with("http://") || self.base_url.starts_with("https://")) {
+            bail!(
+                "{}: key `base_url`: must start with http:// or https://, got {:?}",
+                path.display(),
+                self.base_url
+            );
+        }
+        if self.week_starts != "monday" {
+            bail!(
+                "{}: key `week_starts`: only \"monday\" (ISO weeks) is supported",
+                path.display()
+            );
+        }
+        if self.paginate_by == 0 {
+            bail!("{}: key `paginate_by`: must be at least 1", path.display());
+        }
+        for (i, s) in self.sources.iter().enumerate() {
+            let missing = match s.kind {
+                SourceKind::Arxiv if s.query.is_none() && s.url.is_none() => Some("query"),
+                SourceKind::ArxivRss if s.categories.is_empty() && s.url.is_none() => {
+                    Some("categories")
+                }
+                SourceKind::Feed if s.url.is_none() => Some("url"),
+                _ => None,
+            };
+            if let Some(key) = missing {
+                bail!(
+                    "{}: sources[{}] (kind = \"{}\"): missing key `{}`",
+                    path.display(),
+                    i,
+                    s.kind.as_str(),
+                    key
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// The path part of `base_url`, always starting and ending with `/`.
+    pub fn base_path(&self) -> String {
+        base_path_of(&self.base_url)
+    }
+}
+
+pub fn base_path_of(base_url: &str) -> String {
+    let after_scheme = base_url.split_once("://").map(|x| x.1).unwrap_or(base_url);
+    let path = after_scheme.find('/').map(|i| &after_scheme[i..]).unwrap_or("/");
+    let trimmed = path.trim_end_matches('/');
+    format!("{trimmed}/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_key_is_named() {
+        let err = Config::parse(
+            "title = \"t\"\nbase_url = \"https://x.org\"\ntitel = 1\n",
+            Path::new("paperboy.toml"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("titel"), "{err}");
+        assert!(err.contains("paperboy.toml:3"), "{err}");
+    }
+
+    #[test]
+    fn base_path_is_slashed() {
+        assert_eq!(base_path_of("https://a.github.io/digest"), "/digest/");
+        assert_eq!(base_path_of("https://a.github.io/digest/"), "/digest/");
+        assert_eq!(base_path_of("https://a.org"), "/");
+    }
+}

@@ -1,0 +1,484 @@
+//! `paperboy fetch`: sources -> paper records -> content files and weekly digests.
+
+use crate::config::{Config, FilterConfig, SourceConfig, SourceKind};
+use crate::paper::{Paper, PaperId, Week};
+use crate::sources::http::HttpClient;
+use crate::sources::{ParseContext, ParsedFeed, parse_feed};
+use crate::store::atomic::write_atomic;
+use crate::store::{MergeOutcome, digests, merge_records, papers};
+use anyhow::{Context, Result, bail};
+use chrono::{DateTime, NaiveDate, Utc};
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone)]
+pub struct FetchOptions {
+    pub from: Option<PathBuf>,
+    pub since: Option<NaiveDate>,
+    pub max: Option<usize>,
+    pub dry_run: bool,
+    pub now: DateTime<Utc>,
+    pub progress: bool,
+}
+
+/// What one source gave.
+#[derive(Debug, Default)]
+pub struct SourceReport {
+    pub label: String,
+    pub entries: usize,
+    pub papers: Vec<Paper>,
+    pub unchanged: bool,
+    pub warnings: Vec<String>,
+    pub error: Option<String>,
+}
+
+#[derive(Debug, Default)]
+pub struct FetchSummary {
+    pub sources: usize,
+    pub entries: usize,
+    pub new_papers: usize,
+    pub updated: usize,
+    pub duplicates: usize,
+    pub filtered_out: usize,
+    pub unchanged_feeds: usize,
+    pub failed: Vec<String>,
+    pub frozen_weeks: Vec<String>,
+    pub files_written: usize,
+    /// Lines saying what would change, for `--dry-run`.
+    pub changes: Vec<String>,
+}
+
+impl std::fmt::Display for FetchSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let plural = |n: usize, one: &str, many: &str| {
+            if n == 1 { format!("1 {one}") } else { format!("{n} {many}") }
+        };
+        write!(
+            f,
+            "{}: {}, {}, {} updated, {}",
+            plural(self.sources, "source", "sources"),
+            plural(self.entries, "entry", "entries"),
+            plural(self.new_papers, "new paper", "new papers"),
+            self.updated,
+            plural(self.duplicates, "duplicate", "duplicates"),
+        )?;
+        if self.filtered_out > 0 {
+            write!(f, ", {} filtered out", self.filtered_out)?;
+        }
+        if self.unchanged_feeds > 0 {
+            write!(f, ", {} unchanged (304)", plural(self.unchanged_feeds, "feed", "feeds"))?;
+        }
+        if !self.failed.is_empty() {
+            write!(f, ", {} failed", self.failed.len())?;
+        }
+        Ok(())
+    }
+}
+
+pub fn run(root: &Path, config: &Config, opts: &FetchOptions) -> Result<FetchSummary> {
+    let content_dir = root.join("content");
+    let progress = crate::progress::Progress::new(opts.progress);
+    let reports = match &opts.from {
+        Some(from) => read_saved(from, opts, &progress)?,
+        None => {
+            if config.sources.is_empty() {
+                bail!("paperboy.toml: no [[sources]] to fetch (or give --from FILE|DIR)");
+            }
+            let mut http = HttpClient::new(&config.fetch, Some(root.join(".cache").join("http")))?;
+            config
+                .sources
+                .iter()
+                .map(|s| fetch_source(&mut http, s, &content_dir, opts, &progress))
+                .collect()
+        }
+    };
+    progress.finish();
+    apply(&content_dir, config, opts, reports)
+}
+
+/// Reads saved feed files (a file, or every file below a folder, in name order).
+fn read_saved(from: &Path, opts: &FetchOptions, progress: &crate::progress::Progress) -> Result<Vec<SourceReport>> {
+    let mut files: Vec<PathBuf> = if from.is_dir() {
+        walkdir::WalkDir::new(from)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_type().is_file())
+            .filter(|e| {
+                matches!(
+                    e.path().extension().and_then(|x| x.to_str()),
+                    Some("xml" | "atom" | "rss" | "rdf")
+                )
+            })
+            .map(|e| e.into_path())
+            .collect()
+    } else if from.is_file() {
+        vec![from.to_path_buf()]
+    } else {
+        bail!("--from {}: no such file or folder", from.display());
+    };
+    files.sort();
+    Ok(files
+        .iter()
+        .map(|path| {
+            let label = path.display().to_string();
+            let bar = progress.source(&label);
+            let mut report = SourceReport {
+                label: label.clone(),
+                ..Default::default()
+            };
+            match std::fs::read(path) {
+                Ok(bytes) => {
+                    let mut ctx = context(None, &label, None, opts.now);
+                    match parse_feed(&bytes, None, &mut ctx) {
+                        Ok((_, parsed)) => absorb(&mut report, parsed),
+                        Err(e) => report.error = Some(format!("{label}: {e:#}")),
+                    }
+                }
+                Err(e) => report.error = Some(format!("{label}: {e}")),
+            }
+            bar.finish(report.entries);
+            report
+        })
+        .collect())
+}
+
+fn context(kind: Option<SourceKind>, name: &str, base: Option<String>, now: DateTime<Utc>) -> ParseContext {
+    ParseContext {
+        source_kind: kind.map(|k| k.as_str()).unwrap_or("feed"),
+        source_name: name.to_string(),
+        base_url: base,
+        now,
+    }
+}
+
+fn absorb(report: &mut SourceReport, parsed: ParsedFeed) {
+    report.entries += parsed.entries;
+    report.papers.extend(parsed.papers);
+    report.warnings.extend(parsed.warnings);
+}
+
+const ARXIV_API: &str = "https://export.arxiv.org/api/query";
+const ARXIV_PAGE_MAX: usize = 2000;
+
+fn fetch_source(
+    http: &mut HttpClient,
+    source: &SourceConfig,
+    content_dir: &Path,
+    opts: &FetchOptions,
+    progress: &crate::progress::Progress,
+) -> SourceReport {
+    let label = source.label();
+    let bar = progress.source(&label);
+    let mut report = SourceReport {
+        label: label.clone(),
+        ..Default::default()
+    };
+    let result = match source.kind {
+        SourceKind::Arxiv => fetch_arxiv_api(http, source, content_dir, opts, &mut report),
+        SourceKind::ArxivRss => {
+            let url = source.url.clone().unwrap_or_else(|| {
+                format!("https://rss.arxiv.org/rss/{}", source.categories.join("+"))
+            });
+            fetch_one(http, &url, source, opts, &mut report)
+        }
+        SourceKind::Feed => {
+            let url = source.url.clone().unwrap_or_default();
+            fetch_one(http, &url, source, opts, &mut report)
+        }
+    };
+    if let Err(e) = result {
+        report.error = Some(format!("{label}: {e:#}"));
+    }
+    bar.finish(report.entries);
+    report
+}
+
+/// GETs and parses one feed document, turning HTTP errors into errors that name the URL.
+fn get_feed(
+    http: &mut HttpClient,
+    url: &str,
+    source: &SourceConfig,
+    opts: &FetchOptions,
+) -> Result<(ParsedFeed, bool)> {
+    let resp = http.get(url)?;
+    let mut ctx = context(Some(source.kind), &source.label(), Some(url.to_string()), opts.now);
+    if !(200..300).contains(&resp.status) && resp.status != 304 {
+        // arXiv states API errors in a feed served with 400; say what it says.
+        if let Err(e) = parse_feed(&resp.body, Some(source.kind), &mut ctx) {
+            if e.to_string().contains("answered with an error") {
+                bail!("GET {url}: HTTP {}: {e}", resp.status);
+            }
+        }
+        bail!("GET {url}: HTTP {}", resp.status);
+    }
+    let (_, parsed) =
+        parse_feed(&resp.body, Some(source.kind), &mut ctx).with_context(|| format!("GET {url}"))?;
+    Ok((parsed, resp.not_modified))
+}
+
+fn fetch_one(
+    http: &mut HttpClient,
+    url: &str,
+    source: &SourceConfig,
+    opts: &FetchOptions,
+    report: &mut SourceReport,
+) -> Result<()> {
+    let (parsed, unchanged) = get_feed(http, url, source, opts)?;
+    report.unchanged = unchanged;
+    absorb(report, parsed);
+    Ok(())
+}
+
+fn fetch_arxiv_api(
+    http: &mut HttpClient,
+    source: &SourceConfig,
+    content_dir: &Path,
+    opts: &FetchOptions,
+    report: &mut SourceReport,
+) -> Result<()> {
+    let wanted = source
+        .max_results
+        .unwrap_or(ARXIV_PAGE_MAX)
+        .min(opts.max.unwrap_or(usize::MAX))
+        .max(1);
+    let page_size = wanted.min(ARXIV_PAGE_MAX);
+    let base = source.url.as_deref().unwrap_or(ARXIV_API);
+    let query = source.query.as_deref().unwrap_or("all");
+    let max_pages = wanted.div_ceil(page_size) + 1;
+    let mut start = 0;
+    let mut all_unchanged = true;
+    for _ in 0..max_pages {
+        let url = reqwest::Url::parse_with_params(
+            base,
+            &[
+                ("search_query", query.to_string()),
+                ("sortBy", "submittedDate".to_string()),
+                ("sortOrder", "descending".to_string()),
+                ("start", start.to_string()),
+                ("max_results", page_size.min(wanted - report.papers.len().min(wanted)).max(1).to_string()),
+            ],
+        )
+        .with_context(|| format!("bad arXiv API url {base:?}"))?;
+        let (parsed, unchanged) = get_feed(http, url.as_str(), source, opts)?;
+        all_unchanged &= unchanged;
+        let page_entries = parsed.entries;
+        let page_papers = parsed.papers.len();
+        // Stop early when the newest-first pages reach papers we hold or dates we skip.
+        let reached_known = page_papers > 0
+            && parsed.papers.iter().all(|p| {
+                papers::read_stored(&papers::paper_path(content_dir, &p.id))
+                    .ok()
+                    .flatten()
+                    .is_some_and(|(front, _)| front.version >= p.version)
+            });
+        let reached_since = opts.since.is_some_and(|since| {
+            parsed
+                .papers
+                .iter()
+                .any(|p| p.published.date_naive() < since)
+        });
+        absorb(report, parsed);
+        if page_papers == 0 || page_entries == 0 {
+            break;
+        }
+        if report.papers.len() >= wanted || reached_known || reached_since {
+            break;
+        }
+        start += page_entries;
+    }
+    report.unchanged = all_unchanged && report.entries > 0;
+    Ok(())
+}
+
+fn keep(p: &Paper, filter: &FilterConfig, since: Option<NaiveDate>) -> bool {
+    if let Some(since) = since {
+        if p.updated.date_naive() < since {
+            return false;
+        }
+    }
+    let lower = |s: &str| s.to_lowercase();
+    let text = format!("{} {}", lower(&p.title), lower(&p.abstract_text));
+    let kw = filter.keywords.is_empty()
+        || filter.keywords.iter().any(|k| text.contains(&lower(k)));
+    let au = filter.authors.is_empty()
+        || filter.authors.iter().any(|a| {
+            let a = lower(a);
+            p.authors.iter().any(|x| lower(x).contains(&a))
+        });
+    let cat = filter.categories.is_empty()
+        || filter
+            .categories
+            .iter()
+            .any(|c| p.categories.iter().any(|x| x == c));
+    kw && au && cat
+}
+
+/// Merges what the sources gave into the store and writes the changed files.
+fn apply(
+    content_dir: &Path,
+    config: &Config,
+    opts: &FetchOptions,
+    reports: Vec<SourceReport>,
+) -> Result<FetchSummary> {
+    let mut summary = FetchSummary {
+        sources: reports.len(),
+        ..Default::default()
+    };
+    // One record per id across sources, in the order the sources came.
+    let mut incoming: BTreeMap<PaperId, Paper> = BTreeMap::new();
+    for report in reports {
+        summary.entries += report.entries;
+        if report.unchanged {
+            summary.unchanged_feeds += 1;
+        }
+        for w in &report.warnings {
+            summary.changes.push(format!("warning: {}: {w}", report.label));
+        }
+        if let Some(e) = report.error {
+            summary.failed.push(e);
+            continue;
+        }
+        let mut kept = 0;
+        for p in report.papers {
+            if opts.max.is_some_and(|m| kept >= m) || !keep(&p, &config.filter, opts.since) {
+                summary.filtered_out += 1;
+                continue;
+            }
+            kept += 1;
+            match incoming.get(&p.id) {
+                Some(known) => {
+                    let (merged, _) = merge_records(known, &p);
+                    summary.duplicates += 1;
+                    incoming.insert(p.id.clone(), merged);
+                }
+                None => {
+                    incoming.insert(p.id.clone(), p);
+                }
+            }
+        }
+    }
+    let doi_index = doi_index_if_needed(content_dir, &incoming)?;
+    let mut writes: Vec<(PathBuf, String)> = Vec::new();
+    let mut new_by_week: BTreeMap<Week, Vec<&Paper>> = BTreeMap::new();
+    let mut updated_by_week: BTreeMap<Week, Vec<String>> = BTreeMap::new();
+    let mut merged_papers: Vec<Paper> = Vec::new();
+    for (id, seen) in &incoming {
+        if !id.is_arxiv() && !seen.doi.is_empty() {
+            if let Some(owner) = doi_index.get(&seen.doi.to_lowercase()) {
+                if owner != id {
+                    // A journal item for a paper we hold under its arXiv id.
+                    summary.duplicates += 1;
+                    continue;
+                }
+            }
+        }
+        let path = papers::paper_path(content_dir, id);
+        match papers::read_stored(&path)? {
+            None => {
+                summary.new_papers += 1;
+                summary.changes.push(format!("new {id}: {}", seen.title));
+                writes.push((path, papers::render_new(seen)));
+                merged_papers.push(seen.clone());
+            }
+            Some((front, text)) => {
+                let (merged, outcome) = merge_records(&front.to_paper(), seen);
+                match outcome {
+                    MergeOutcome::Same => summary.duplicates += 1,
+                    MergeOutcome::Refreshed => {
+                        summary.duplicates += 1;
+                        summary.changes.push(format!("refresh {id}"));
+                        writes.push((path.clone(), papers::render_update(&text, &merged, &path)?));
+                    }
+                    MergeOutcome::Updated => {
+                        summary.updated += 1;
+                        summary
+                            .changes
+                            .push(format!("update {id} v{} -> v{}", front.version, merged.version));
+                        let when = seen.announced.unwrap_or(seen.updated);
+                        updated_by_week
+                            .entry(Week::of(when))
+                            .or_default()
+                            .push(id.to_string());
+                        writes.push((path.clone(), papers::render_update(&text, &merged, &path)?));
+                    }
+                }
+            }
+        }
+    }
+    for p in &merged_papers {
+        new_by_week.entry(Week::of(p.first_seen())).or_default().push(p);
+    }
+    let mut weeks: Vec<Week> = new_by_week.keys().chain(updated_by_week.keys()).copied().collect();
+    weeks.sort();
+    weeks.dedup();
+    for week in weeks {
+        let mut new: Vec<&Paper> = new_by_week.remove(&week).unwrap_or_default();
+        // Display order: grouped by primary category, newest first inside a group.
+        new.sort_by(|a, b| {
+            (&a.primary_category, std::cmp::Reverse(a.published), &a.id)
+                .cmp(&(&b.primary_category, std::cmp::Reverse(b.published), &b.id))
+        });
+        let new_ids: Vec<String> = new.iter().map(|p| p.id.to_string()).collect();
+        let updated_ids = updated_by_week.remove(&week).unwrap_or_default();
+        let path = digests::digest_path(content_dir, week);
+        let existing = match std::fs::read_to_string(&path) {
+            Ok(t) => Some(t),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+        };
+        if existing.is_some() && week.has_ended(opts.now) {
+            summary.frozen_weeks.push(format!(
+                "{week} has ended; {} papers not added to its digest",
+                new_ids.len() + updated_ids.len()
+            ));
+            continue;
+        }
+        if let Some(text) = digests::render(existing.as_deref(), week, &new_ids, &updated_ids, &path)? {
+            summary.changes.push(format!(
+                "digest {week}: +{} new, +{} updated",
+                new_ids.len(),
+                updated_ids.len()
+            ));
+            writes.push((path, text));
+        }
+    }
+    if !opts.dry_run {
+        // Papers before digests: a digest never names a paper whose file is missing.
+        for (path, text) in &writes {
+            write_atomic(path, text.as_bytes())?;
+        }
+        summary.files_written = writes.len();
+    }
+    Ok(summary)
+}
+
+/// DOI -> id of every stored paper, built only when a journal item needs matching.
+fn doi_index_if_needed(
+    content_dir: &Path,
+    incoming: &BTreeMap<PaperId, Paper>,
+) -> Result<HashMap<String, PaperId>> {
+    let mut index = HashMap::new();
+    for p in incoming.values() {
+        if p.id.is_arxiv() && !p.doi.is_empty() {
+            index.insert(p.doi.to_lowercase(), p.id.clone());
+        }
+    }
+    if !incoming.values().any(|p| !p.id.is_arxiv() && !p.doi.is_empty()) {
+        return Ok(index);
+    }
+    let dir = content_dir.join("papers");
+    if dir.is_dir() {
+        for entry in walkdir::WalkDir::new(&dir).sort_by_file_name() {
+            let entry = entry?;
+            if entry.file_type().is_file() && entry.path().extension().is_some_and(|e| e == "md") {
+                if let Some((front, _)) = papers::read_stored(entry.path())? {
+                    if !front.doi.is_empty() {
+                        index.entry(front.doi.to_lowercase()).or_insert(front.id);
+                    }
+                }
+            }
+        }
+    }
+    Ok(index)
+}

@@ -1,0 +1,17 @@
+//! paperboy: a static site generator for paper digests.
+//!
+//! The pipeline, each stage a module handing the next plain data:
+//! `sources` (HTTP and one parser per feed format) -> `Paper` records -> `store` (content
+//! files, weekly digests) -> `site` (load content, build indexes) -> `render` (Tera and
+//! markdown) -> `output` (the site written aside and swapped in).
+
+pub mod build;
+pub mod config;
+pub mod fetch;
+pub mod output;
+pub mod paper;
+pub mod progress;
+pub mod render;
+pub mod site;
+pub mod sources;
+pub mod store;

@@ -1,0 +1,125 @@
+//! The one place that writes the built site: into a staging folder beside the target,
+//! swapped in whole at the end. A build that fails drops the staging folder and leaves
+//! the previous site as it was.
+
+use anyhow::{Context, Result, bail};
+use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+pub struct Output {
+    staging: tempfile::TempDir,
+    target: PathBuf,
+    files: AtomicUsize,
+    html_pages: AtomicUsize,
+    bytes: AtomicUsize,
+}
+
+impl Output {
+    pub fn new(target: &Path) -> Result<Output> {
+        let parent = match target.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        std::fs::create_dir_all(&parent)
+            .with_context(|| format!("cannot create {}", parent.display()))?;
+        let name = target
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "public".into());
+        let staging = tempfile::Builder::new()
+            .prefix(&format!(".{name}.building-"))
+            .tempdir_in(&parent)
+            .with_context(|| format!("cannot create a staging folder in {}", parent.display()))?;
+        Ok(Output {
+            staging,
+            target: target.to_path_buf(),
+            files: AtomicUsize::new(0),
+            html_pages: AtomicUsize::new(0),
+            bytes: AtomicUsize::new(0),
+        })
+    }
+
+    /// Writes one file at a site-relative path (`papers/x/index.html`).
+    pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<()> {
+        let rel_path = Path::new(rel);
+        if rel_path
+            .components()
+            .any(|c| !matches!(c, Component::Normal(_)))
+        {
+            bail!("refusing to write {rel:?}: outside the output folder");
+        }
+        let path = self.staging.path().join(rel_path);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        }
+        std::fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
+        self.files.fetch_add(1, Ordering::Relaxed);
+        self.bytes.fetch_add(bytes.len(), Ordering::Relaxed);
+        if rel.ends_with(".html") {
+            self.html_pages.fetch_add(1, Ordering::Relaxed);
+        }
+        Ok(())
+    }
+
+    /// Copies a folder of static files into the site (later calls override earlier ones).
+    pub fn copy_dir(&self, from: &Path) -> Result<()> {
+        if !from.is_dir() {
+            return Ok(());
+        }
+        for entry in walkdir::WalkDir::new(from).sort_by_file_name() {
+            let entry = entry.with_context(|| format!("cannot list {}", from.display()))?;
+            if entry.file_type().is_file() {
+                let rel = entry.path().strip_prefix(from).expect("below its root");
+                let bytes = std::fs::read(entry.path())
+                    .with_context(|| format!("cannot read {}", entry.path().display()))?;
+                self.write(&rel.to_string_lossy(), &bytes)?;
+            }
+        }
+        Ok(())
+    }
+
+    pub fn html_pages(&self) -> usize {
+        self.html_pages.load(Ordering::Relaxed)
+    }
+    pub fn files(&self) -> usize {
+        self.files.load(Ordering::Relaxed)
+    }
+    pub fn bytes(&self) -> usize {
+        self.bytes.load(Ordering::Relaxed)
+    }
+
+    /// Puts the new site in place of the old in one step where the OS allows it.
+    pub fn commit(self) -> Result<()> {
+        let staging = self.staging.keep();
+        let target = &self.target;
+        if target.exists() {
+            if !target.is_dir() {
+                bail!("{} exists and is not a folder", target.display());
+            }
+            let swapped = rustix::fs::renameat_with(
+                rustix::fs::CWD,
+                &staging,
+                rustix::fs::CWD,
+                target,
+                rustix::fs::RenameFlags::EXCHANGE,
+            );
+            if swapped.is_ok() {
+                // `staging` now holds the previous site.
+                std::fs::remove_dir_all(&staging)
+                    .with_context(|| format!("cannot remove the old site at {}", staging.display()))?;
+                return Ok(());
+            }
+            // No atomic exchange on this filesystem: move the old site aside first.
+            let old = staging.with_extension("old");
+            std::fs::rename(target, &old)
+                .with_context(|| format!("cannot move {} aside", target.display()))?;
+            std::fs::rename(&staging, target)
+                .with_context(|| format!("cannot move the new site to {}", target.display()))?;
+            std::fs::remove_dir_all(&old).ok();
+            return Ok(());
+        }
+        std::fs::rename(&staging, target)
+            .with_context(|| format!("cannot move the new site to {}", target.display()))?;
+        Ok(())
+    }
+}

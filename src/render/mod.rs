@@ -1,0 +1,84 @@
+//! Rendering: the theme's Tera templates (with the site's own overriding them), feeds and
+//! the sitemap. Each function returns the bytes of one output file; `output` writes them.
+
+pub mod feeds;
+pub mod views;
+
+use anyhow::{Context, Result, anyhow};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The templates every theme must have.
+pub const REQUIRED: &[&str] = &[
+    "index.html",
+    "paper.html",
+    "digest.html",
+    "category.html",
+    "archive.html",
+    "404.html",
+];
+
+fn template_files(dir: &Path) -> Result<BTreeMap<String, PathBuf>> {
+    let mut out = BTreeMap::new();
+    if !dir.is_dir() {
+        return Ok(out);
+    }
+    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+        let entry = entry.with_context(|| format!("cannot list {}", dir.display()))?;
+        if entry.file_type().is_file() {
+            let rel = entry
+                .path()
+                .strip_prefix(dir)
+                .expect("walkdir stays below its root")
+                .to_string_lossy()
+                .replace('\\', "/");
+            out.insert(rel, entry.into_path());
+        }
+    }
+    Ok(out)
+}
+
+/// Loads `themes/<theme>/templates/`, then `templates/` of the site over it.
+pub fn load_templates(root: &Path, theme: &str) -> Result<tera::Tera> {
+    let theme_dir = root.join("themes").join(theme).join("templates");
+    if !theme_dir.is_dir() {
+        return Err(anyhow!(
+            "theme {theme:?} not found: no folder {}",
+            theme_dir.display()
+        ));
+    }
+    let mut files = template_files(&theme_dir)?;
+    files.extend(template_files(&root.join("templates"))?);
+    let mut tera = tera::Tera::default();
+    tera.autoescape_on(vec![".html", ".xml"]);
+    let list: Vec<(PathBuf, Option<String>)> =
+        files.into_iter().map(|(name, path)| (path, Some(name))).collect();
+    tera.add_template_files(list)
+        .map_err(|e| anyhow!("{}", tera_error(&e)))?;
+    for name in REQUIRED {
+        if !tera.get_template_names().any(|n| n == *name) {
+            return Err(anyhow!(
+                "theme {theme:?} has no template {name} (looked in {} and {})",
+                theme_dir.display(),
+                root.join("templates").display()
+            ));
+        }
+    }
+    Ok(tera)
+}
+
+/// Tera's error with its causes on one line: "Failed to render 'paper.html': Variable `x` not found".
+pub fn tera_error(e: &tera::Error) -> String {
+    let mut msg = e.to_string();
+    let mut cur: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(e);
+    while let Some(c) = cur {
+        msg.push_str(": ");
+        msg.push_str(&c.to_string());
+        cur = c.source();
+    }
+    msg
+}
+
+pub fn render(tera: &tera::Tera, name: &str, ctx: &tera::Context) -> Result<String> {
+    tera.render(name, ctx).map_err(|e| anyhow!("{}", tera_error(&e)))
+}

@@ -1,0 +1,323 @@
+//! What templates see: borrowed, serializable views of the site's data. The variables are
+//! documented in themes/default/TEMPLATES.md.
+
+use crate::site::{Category, DigestEntry, PaperEntry, Site, category_slug};
+use serde::Serialize;
+
+/// Everything a view needs to turn a site path into a link.
+pub struct Urls {
+    /// `/` or `/digest/`.
+    pub base_path: String,
+    /// `https://example.org/digest` without a trailing slash.
+    pub base_url: String,
+}
+
+impl Urls {
+    pub fn new(base_url: &str) -> Urls {
+        Urls {
+            base_path: crate::config::base_path_of(base_url),
+            base_url: base_url.trim_end_matches('/').to_string(),
+        }
+    }
+    /// A site-relative path (`papers/x/`) as a link that honours the base path.
+    pub fn path(&self, rel: &str) -> String {
+        format!("{}{}", self.base_path, rel)
+    }
+    /// The same as an absolute URL, for feeds, sitemaps and canonical links.
+    pub fn permalink(&self, rel: &str) -> String {
+        let host = self
+            .base_url
+            .strip_suffix(self.base_path.trim_end_matches('/'))
+            .unwrap_or(&self.base_url);
+        format!("{host}{}", self.path(rel))
+    }
+}
+
+pub fn paper_rel(p: &PaperEntry) -> String {
+    format!("papers/{}/", p.slug)
+}
+pub fn digest_rel(d: &DigestEntry) -> String {
+    format!("digests/{}/", d.week)
+}
+pub fn category_rel(slug: &str, page: usize) -> String {
+    if page <= 1 {
+        format!("categories/{slug}/")
+    } else {
+        format!("categories/{slug}/page/{page}/")
+    }
+}
+
+/// Only http(s) links from feeds reach a page; anything else (`javascript:`) is dropped.
+pub fn safe_url(url: &str) -> &str {
+    let u = url.trim();
+    let lower = u.get(..8).unwrap_or(u).to_ascii_lowercase();
+    if lower.starts_with("https://") || lower.starts_with("http://") {
+        u
+    } else {
+        ""
+    }
+}
+
+#[derive(Serialize)]
+pub struct Link {
+    pub name: String,
+    pub url: String,
+}
+
+#[derive(Serialize)]
+pub struct ReviewView<'a> {
+    pub headline: &'a str,
+    pub summary: &'a str,
+    pub badges: &'a [String],
+    pub figure: String,
+    pub figure_caption: &'a str,
+}
+
+#[derive(Serialize)]
+pub struct PaperView<'a> {
+    pub id: &'a str,
+    pub slug: &'a str,
+    pub url: String,
+    pub permalink: String,
+    pub version: u32,
+    pub title: &'a str,
+    pub authors: &'a [String],
+    /// `2026-02-26`
+    pub published: String,
+    pub updated: String,
+    /// RFC 3339, for `<time datetime>`.
+    pub published_iso: String,
+    pub updated_iso: String,
+    pub primary_category: Link,
+    pub categories: Vec<Link>,
+    #[serde(rename = "abstract")]
+    pub abstract_text: &'a str,
+    pub comment: &'a str,
+    pub journal_ref: &'a str,
+    pub doi: &'a str,
+    pub doi_url: String,
+    pub abs_url: &'a str,
+    pub pdf_url: &'a str,
+    pub source: &'a str,
+    pub is_arxiv: bool,
+    pub review: ReviewView<'a>,
+    /// The editor's markdown as HTML (trusted: it comes from the site's own files).
+    pub body: &'a str,
+    pub extra: &'a Option<serde_json::Value>,
+    /// The week that announced it, if a digest lists it.
+    pub week: Option<Link>,
+}
+
+fn figure_url(urls: &Urls, figure: &str) -> String {
+    let f = figure.trim();
+    if f.is_empty() {
+        return String::new();
+    }
+    if !safe_url(f).is_empty() {
+        return f.to_string();
+    }
+    if f.contains(':') || f.starts_with("//") {
+        return String::new();
+    }
+    urls.path(f.trim_start_matches('/'))
+}
+
+pub fn paper_view<'a>(site: &'a Site, i: usize, urls: &Urls) -> PaperView<'a> {
+    let p = &site.papers[i];
+    let f = &p.front;
+    let rel = paper_rel(p);
+    let cat_link = |c: &str| Link {
+        name: c.to_string(),
+        url: urls.path(&category_rel(&category_slug(c), 1)),
+    };
+    PaperView {
+        id: f.id.as_str(),
+        slug: &p.slug,
+        url: urls.path(&rel),
+        permalink: urls.permalink(&rel),
+        version: f.version,
+        title: &f.title,
+        authors: &f.authors,
+        published: f.published.format("%Y-%m-%d").to_string(),
+        updated: f.updated.format("%Y-%m-%d").to_string(),
+        published_iso: f.published.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        updated_iso: f.updated.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        primary_category: cat_link(if f.primary_category.is_empty() {
+            f.categories.first().map(String::as_str).unwrap_or("uncategorized")
+        } else {
+            &f.primary_category
+        }),
+        categories: f.categories.iter().map(|c| cat_link(c)).collect(),
+        abstract_text: &f.abstract_text,
+        comment: &f.comment,
+        journal_ref: &f.journal_ref,
+        doi: &f.doi,
+        doi_url: if f.doi.is_empty() {
+            String::new()
+        } else {
+            format!("https://doi.org/{}", f.doi)
+        },
+        abs_url: safe_url(&f.links.abs),
+        pdf_url: safe_url(&f.links.pdf),
+        source: &f.source,
+        is_arxiv: f.id.is_arxiv(),
+        review: ReviewView {
+            headline: &f.review.headline,
+            summary: &f.review.summary,
+            badges: &f.review.badges,
+            figure: figure_url(urls, &f.review.figure),
+            figure_caption: &f.review.figure_caption,
+        },
+        body: &p.body_html,
+        extra: &f.extra,
+        week: site.week_of.get(&i).map(|&d| week_link(&site.digests[d], urls)),
+    }
+}
+
+pub fn week_link(d: &DigestEntry, urls: &Urls) -> Link {
+    Link {
+        name: d.week.to_string(),
+        url: urls.path(&digest_rel(d)),
+    }
+}
+
+#[derive(Serialize)]
+pub struct CategoryGroup<'a> {
+    pub category: Link,
+    pub papers: Vec<PaperView<'a>>,
+}
+
+#[derive(Serialize)]
+pub struct DigestView<'a> {
+    pub week: String,
+    pub title: &'a str,
+    pub start: String,
+    pub end: String,
+    pub url: String,
+    pub permalink: String,
+    /// The editor's introduction as HTML.
+    pub body: &'a str,
+    pub paper_count: usize,
+    /// New papers grouped by primary category, groups in name order, papers in the
+    /// digest's own order.
+    pub groups: Vec<CategoryGroup<'a>>,
+    pub updated_papers: Vec<PaperView<'a>>,
+    pub prev: Option<Link>,
+    pub next: Option<Link>,
+}
+
+pub fn digest_view<'a>(site: &'a Site, di: usize, urls: &Urls) -> DigestView<'a> {
+    let d = &site.digests[di];
+    let mut groups: Vec<CategoryGroup<'a>> = Vec::new();
+    for &pi in &d.papers {
+        let view = paper_view(site, pi, urls);
+        match groups
+            .iter_mut()
+            .find(|g| g.category.name == view.primary_category.name)
+        {
+            Some(g) => g.papers.push(view),
+            None => groups.push(CategoryGroup {
+                category: Link {
+                    name: view.primary_category.name.clone(),
+                    url: view.primary_category.url.clone(),
+                },
+                papers: vec![view],
+            }),
+        }
+    }
+    groups.sort_by(|a, b| a.category.name.cmp(&b.category.name));
+    let rel = digest_rel(d);
+    DigestView {
+        week: d.week.to_string(),
+        title: if d.front.title.is_empty() { "" } else { &d.front.title },
+        start: d.front.start.unwrap_or_else(|| d.week.start()).to_string(),
+        end: d.front.end.unwrap_or_else(|| d.week.end()).to_string(),
+        url: urls.path(&rel),
+        permalink: urls.permalink(&rel),
+        body: &d.body_html,
+        paper_count: d.papers.len(),
+        groups,
+        updated_papers: d.updated.iter().map(|&i| paper_view(site, i, urls)).collect(),
+        // Digests are newest first: the previous week is the next index.
+        prev: site.digests.get(di + 1).map(|p| week_link(p, urls)),
+        next: di.checked_sub(1).map(|n| week_link(&site.digests[n], urls)),
+    }
+}
+
+#[derive(Serialize)]
+pub struct WeekSummary {
+    pub week: String,
+    pub title: String,
+    pub url: String,
+    pub start: String,
+    pub end: String,
+    pub paper_count: usize,
+    pub updated_count: usize,
+}
+
+pub fn week_summaries(site: &Site, urls: &Urls) -> Vec<WeekSummary> {
+    site.digests
+        .iter()
+        .map(|d| WeekSummary {
+            week: d.week.to_string(),
+            title: if d.front.title.is_empty() { d.week.title() } else { d.front.title.clone() },
+            url: urls.path(&digest_rel(d)),
+            start: d.front.start.unwrap_or_else(|| d.week.start()).to_string(),
+            end: d.front.end.unwrap_or_else(|| d.week.end()).to_string(),
+            paper_count: d.papers.len(),
+            updated_count: d.updated.len(),
+        })
+        .collect()
+}
+
+#[derive(Serialize)]
+pub struct CategorySummary {
+    pub name: String,
+    pub url: String,
+    pub feed_url: String,
+    pub paper_count: usize,
+}
+
+pub fn category_summary(c: &Category, urls: &Urls) -> CategorySummary {
+    CategorySummary {
+        name: c.name.clone(),
+        url: urls.path(&category_rel(&c.slug, 1)),
+        feed_url: urls.path(&format!("categories/{}/atom.xml", c.slug)),
+        paper_count: c.papers.len(),
+    }
+}
+
+#[derive(Serialize)]
+pub struct Paginator {
+    pub current: usize,
+    pub total: usize,
+    pub prev: Option<String>,
+    pub next: Option<String>,
+    pub pages: Vec<Link>,
+}
+
+pub fn paginator(slug: &str, current: usize, total: usize, urls: &Urls) -> Paginator {
+    let url = |n: usize| urls.path(&category_rel(slug, n));
+    Paginator {
+        current,
+        total,
+        prev: (current > 1).then(|| url(current - 1)),
+        next: (current < total).then(|| url(current + 1)),
+        pages: (1..=total)
+            .map(|n| Link {
+                name: n.to_string(),
+                url: url(n),
+            })
+            .collect(),
+    }
+}
+
+#[derive(Serialize)]
+pub struct SiteView<'a> {
+    pub title: &'a str,
+    pub description: &'a str,
+    pub base_url: &'a str,
+    pub base_path: String,
+    pub feed_url: String,
+    pub categories: Vec<CategorySummary>,
+}

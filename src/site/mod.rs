@@ -1,0 +1,217 @@
+//! The site in memory: every content file loaded (in parallel) and the indexes the pages
+//! need: papers by id, weeks in order, categories with their papers.
+
+use crate::paper::Week;
+use crate::store::frontmatter::{self, DigestFront, PaperFront};
+use anyhow::{Context, Result, anyhow, bail};
+use rayon::prelude::*;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+pub struct PaperEntry {
+    pub front: PaperFront,
+    /// The editor's markdown, rendered.
+    pub body_html: String,
+    pub slug: String,
+    pub source_path: PathBuf,
+}
+
+pub struct DigestEntry {
+    pub week: Week,
+    pub front: DigestFront,
+    pub body_html: String,
+    /// Indexes into `Site::papers`, in display order.
+    pub papers: Vec<usize>,
+    pub updated: Vec<usize>,
+}
+
+pub struct Category {
+    /// The name as the feeds give it (`cs.DC`).
+    pub name: String,
+    pub slug: String,
+    /// Newest first.
+    pub papers: Vec<usize>,
+}
+
+pub struct Site {
+    /// Sorted by id.
+    pub papers: Vec<PaperEntry>,
+    pub by_id: HashMap<String, usize>,
+    /// Newest week first.
+    pub digests: Vec<DigestEntry>,
+    /// Sorted by slug.
+    pub categories: Vec<Category>,
+    /// Paper index -> the digest (index into `digests`) that announced it.
+    pub week_of: HashMap<usize, usize>,
+}
+
+fn markdown_files(dir: &Path) -> Result<Vec<PathBuf>> {
+    if !dir.is_dir() {
+        return Ok(Vec::new());
+    }
+    let mut files = Vec::new();
+    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+        let entry = entry.with_context(|| format!("cannot list {}", dir.display()))?;
+        let is_md = entry.path().extension().is_some_and(|e| e == "md");
+        let hidden = entry.file_name().to_string_lossy().starts_with('.');
+        if entry.file_type().is_file() && is_md && !hidden {
+            files.push(entry.into_path());
+        }
+    }
+    Ok(files)
+}
+
+pub fn markdown_to_html(md: &str) -> String {
+    if md.trim().is_empty() {
+        return String::new();
+    }
+    let mut opts = pulldown_cmark::Options::empty();
+    opts.insert(pulldown_cmark::Options::ENABLE_TABLES);
+    opts.insert(pulldown_cmark::Options::ENABLE_FOOTNOTES);
+    opts.insert(pulldown_cmark::Options::ENABLE_STRIKETHROUGH);
+    let parser = pulldown_cmark::Parser::new_ext(md, opts);
+    let mut html = String::with_capacity(md.len() * 3 / 2);
+    pulldown_cmark::html::push_html(&mut html, parser);
+    html
+}
+
+fn read_paper(path: &Path) -> Result<PaperEntry> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let split = frontmatter::split(&text, path)?;
+    let front: PaperFront = frontmatter::parse(&split, path)?;
+    Ok(PaperEntry {
+        slug: front.id.slug(),
+        body_html: markdown_to_html(split.body),
+        front,
+        source_path: path.to_path_buf(),
+    })
+}
+
+fn read_digest(path: &Path) -> Result<(Week, DigestFront, String)> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let split = frontmatter::split(&text, path)?;
+    let front: DigestFront = frontmatter::parse(&split, path)?;
+    let week = Week::parse(&front.week).map_err(|e| anyhow!("{}:2: key `week`: {e}", path.display()))?;
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+    if stem != front.week {
+        bail!(
+            "{}: the file is named {stem} but says week = {:?}",
+            path.display(),
+            front.week
+        );
+    }
+    Ok((week, front, markdown_to_html(split.body)))
+}
+
+/// The first error in path order, so the same broken site always names the same file.
+fn collect_in_order<T: Send>(results: Vec<Result<T>>) -> Result<Vec<T>> {
+    results.into_iter().collect()
+}
+
+pub fn load(content_dir: &Path) -> Result<Site> {
+    let paper_files = markdown_files(&content_dir.join("papers"))?;
+    let digest_files = markdown_files(&content_dir.join("digests"))?;
+    let papers = collect_in_order(paper_files.par_iter().map(|p| read_paper(p)).collect())?;
+    let digests = collect_in_order(digest_files.par_iter().map(|p| read_digest(p)).collect())?;
+    index(papers, digests, &digest_files)
+}
+
+fn index(
+    mut papers: Vec<PaperEntry>,
+    digests: Vec<(Week, DigestFront, String)>,
+    digest_files: &[PathBuf],
+) -> Result<Site> {
+    papers.sort_by(|a, b| a.front.id.cmp(&b.front.id));
+    let mut by_id = HashMap::with_capacity(papers.len());
+    for (i, p) in papers.iter().enumerate() {
+        if let Some(prev) = by_id.insert(p.front.id.to_string(), i) {
+            bail!(
+                "{}: paper {} is also in {}",
+                p.source_path.display(),
+                p.front.id,
+                papers[prev].source_path.display()
+            );
+        }
+    }
+    let mut digest_entries = Vec::with_capacity(digests.len());
+    for ((week, front, body_html), path) in digests.into_iter().zip(digest_files) {
+        let lookup = |ids: &[String], key: &str| -> Result<Vec<usize>> {
+            ids.iter()
+                .map(|id| {
+                    by_id.get(id).copied().ok_or_else(|| {
+                        anyhow!(
+                            "{}: key `{key}`: paper {id:?} has no file under content/papers/",
+                            path.display()
+                        )
+                    })
+                })
+                .collect()
+        };
+        let listed = lookup(&front.papers, "papers")?;
+        let updated = lookup(&front.updated_papers, "updated_papers")?;
+        digest_entries.push(DigestEntry {
+            week,
+            body_html,
+            papers: listed,
+            updated,
+            front,
+        });
+    }
+    digest_entries.sort_by(|a, b| b.week.cmp(&a.week));
+    let mut week_of = HashMap::new();
+    // Oldest first, so a paper listed twice belongs to the week that first had it.
+    for (di, d) in digest_entries.iter().enumerate().rev() {
+        for &pi in &d.papers {
+            week_of.entry(pi).or_insert(di);
+        }
+    }
+    // Keyed by slug: two spellings that share a URL share a page (first name wins).
+    let mut by_slug: BTreeMap<String, Category> = BTreeMap::new();
+    for (i, p) in papers.iter().enumerate() {
+        let mut cats = p.front.categories.clone();
+        if !p.front.primary_category.is_empty() && !cats.contains(&p.front.primary_category) {
+            cats.insert(0, p.front.primary_category.clone());
+        }
+        let mut seen = Vec::new();
+        for c in cats {
+            let slug = category_slug(&c);
+            if seen.contains(&slug) {
+                continue;
+            }
+            seen.push(slug.clone());
+            by_slug
+                .entry(slug.clone())
+                .or_insert_with(|| Category {
+                    name: c.clone(),
+                    slug,
+                    papers: Vec::new(),
+                })
+                .papers
+                .push(i);
+        }
+    }
+    let mut categories: Vec<Category> = by_slug.into_values().collect();
+    for list in categories.iter_mut().map(|c| &mut c.papers) {
+        list.sort_by(|&a, &b| {
+            let (pa, pb) = (&papers[a].front, &papers[b].front);
+            pb.published.cmp(&pa.published).then_with(|| pa.id.cmp(&pb.id))
+        });
+    }
+    Ok(Site {
+        papers,
+        by_id,
+        digests: digest_entries,
+        categories,
+        week_of,
+    })
+}
+
+/// A URL-safe category name: `cs.DC` stays, `bioRxiv bioinformatics` -> `bioRxiv-bioinformatics`.
+pub fn category_slug(name: &str) -> String {
+    let s: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '_' { c } else { '-' })
+        .collect();
+    let s = s.trim_matches(['-', '.']).replace("..", ".");
+    if s.is_empty() { "uncategorized".into() } else { s }
+}

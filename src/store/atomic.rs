@@ -1,0 +1,23 @@
+//! Atomic writes: the new bytes go to a temporary file beside the target, are synced, then
+//! renamed over it, so a reader (or a crash) sees the old file or the new one, never half.
+
+use anyhow::{Context, Result};
+use std::io::Write;
+use std::path::Path;
+
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".paperboy-")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .with_context(|| format!("cannot write in {}", dir.display()))?;
+    tmp.write_all(bytes)
+        .and_then(|_| tmp.as_file().sync_all())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    tmp.persist(path)
+        .map_err(|e| e.error)
+        .with_context(|| format!("cannot replace {}", path.display()))?;
+    Ok(())
+}

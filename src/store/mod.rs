@@ -1,0 +1,9 @@
+//! The content store: paper and digest files under `content/`, merged without losing
+//! anything an editor wrote.
+
+pub mod atomic;
+pub mod digests;
+pub mod frontmatter;
+pub mod papers;
+
+pub use papers::{MergeOutcome, merge_records};

@@ -1,0 +1,226 @@
+//! Paper files: fetch writes the feed fields and leaves `[review]`, `extra` and the body alone.
+
+use super::frontmatter::{self, Format, PaperFront};
+use crate::paper::Paper;
+use anyhow::{Context, Result, anyhow};
+use std::path::{Path, PathBuf};
+use toml_edit::{Array, DocumentMut, Item, Table, value};
+
+pub fn paper_path(content_dir: &Path, paper: &crate::paper::PaperId) -> PathBuf {
+    content_dir.join("papers").join(paper.content_path())
+}
+
+/// Reads a stored paper's front matter, if the file exists.
+pub fn read_stored(path: &Path) -> Result<Option<(PaperFront, String)>> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    let split = frontmatter::split(&text, path)?;
+    let front: PaperFront = frontmatter::parse(&split, path)?;
+    Ok(Some((front, text)))
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MergeOutcome {
+    /// A newer version: the page changes and the week lists it as updated.
+    Updated,
+    /// Same version, but the new record fills in fields the stored one lacked.
+    Refreshed,
+    /// Nothing new.
+    Same,
+}
+
+/// Merges a newly seen record into what is known of the paper. The first announcement
+/// and the first publication date are kept; empty fields never wipe filled ones.
+pub fn merge_records(known: &Paper, seen: &Paper) -> (Paper, MergeOutcome) {
+    let fill = |a: &String, b: &String| if a.is_empty() { b.clone() } else { a.clone() };
+    let earliest = |a: Option<chrono::DateTime<chrono::Utc>>, b| match (a, b) {
+        (Some(x), Some(y)) => Some(std::cmp::min(x, y)),
+        (x, y) => x.or(y),
+    };
+    if seen.version > known.version {
+        let mut merged = seen.clone();
+        merged.published = known.published.min(seen.published);
+        merged.announced = known.announced.or(seen.announced);
+        merged.comment = fill(&seen.comment, &known.comment);
+        merged.journal_ref = fill(&seen.journal_ref, &known.journal_ref);
+        merged.doi = fill(&seen.doi, &known.doi);
+        if merged.authors.is_empty() {
+            merged.authors = known.authors.clone();
+        }
+        if merged.abstract_text.is_empty() {
+            merged.abstract_text = known.abstract_text.clone();
+        }
+        return (merged, MergeOutcome::Updated);
+    }
+    let mut merged = known.clone();
+    if seen.version == known.version {
+        merged.published = known.published.min(seen.published);
+        merged.announced = earliest(known.announced, seen.announced);
+        merged.title = fill(&known.title, &seen.title);
+        merged.abstract_text = fill(&known.abstract_text, &seen.abstract_text);
+        merged.comment = fill(&known.comment, &seen.comment);
+        merged.journal_ref = fill(&known.journal_ref, &seen.journal_ref);
+        merged.doi = fill(&known.doi, &seen.doi);
+        merged.primary_category = fill(&known.primary_category, &seen.primary_category);
+        if merged.authors.is_empty() {
+            merged.authors = seen.authors.clone();
+        }
+        for c in &seen.categories {
+            if !merged.categories.contains(c) {
+                merged.categories.push(c.clone());
+            }
+        }
+        // The API knows the real v1 date; an announcement feed only knows the day.
+        if known.source == "arxiv-rss" && seen.source == "arxiv" {
+            merged.published = seen.published;
+            merged.updated = seen.updated;
+            merged.primary_category = seen.primary_category.clone();
+            merged.categories = seen.categories.clone();
+            merged.source = seen.source.clone();
+            merged.links = seen.links.clone();
+        }
+    }
+    let outcome = if merged == *known {
+        MergeOutcome::Same
+    } else {
+        MergeOutcome::Refreshed
+    };
+    (merged, outcome)
+}
+
+fn string_array(items: &[String]) -> Item {
+    let mut a = Array::new();
+    for s in items {
+        a.push(s.as_str());
+    }
+    value(a)
+}
+
+fn datetime(t: chrono::DateTime<chrono::Utc>) -> Item {
+    let s = t.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true);
+    value(s.parse::<toml_edit::Datetime>().expect("RFC 3339 is a TOML datetime"))
+}
+
+/// Writes the feed fields into a TOML document, in the contract's order for new files,
+/// in place for existing ones.
+fn set_feed_fields(doc: &mut DocumentMut, p: &Paper) {
+    doc["id"] = value(p.id.as_str());
+    doc["version"] = value(p.version as i64);
+    doc["title"] = value(p.title.as_str());
+    doc["authors"] = string_array(&p.authors);
+    doc["published"] = datetime(p.published);
+    doc["updated"] = datetime(p.updated);
+    if let Some(a) = p.announced {
+        doc["announced"] = datetime(a);
+    }
+    doc["primary_category"] = value(p.primary_category.as_str());
+    doc["categories"] = string_array(&p.categories);
+    doc["abstract"] = value(p.abstract_text.as_str());
+    doc["comment"] = value(p.comment.as_str());
+    doc["journal_ref"] = value(p.journal_ref.as_str());
+    doc["doi"] = value(p.doi.as_str());
+    doc["source"] = value(p.source.as_str());
+    if !doc.contains_table("links") {
+        doc["links"] = Item::Table(Table::new());
+    }
+    doc["links"]["abs"] = value(p.links.abs.as_str());
+    doc["links"]["pdf"] = value(p.links.pdf.as_str());
+}
+
+/// The text of a new paper file.
+pub fn render_new(p: &Paper) -> String {
+    let mut doc = DocumentMut::new();
+    set_feed_fields(&mut doc, p);
+    let mut review = Table::new();
+    review.decor_mut().set_prefix("\n");
+    review["headline"] = value("");
+    review["summary"] = value("");
+    review["badges"] = value(Array::new());
+    review["figure"] = value("");
+    doc["review"] = Item::Table(review);
+    format!("+++\n{doc}+++\n")
+}
+
+/// The text of an existing paper file with the feed fields replaced. The review table,
+/// any other keys, comments in them, and the body are carried over untouched.
+pub fn render_update(existing: &str, p: &Paper, path: &Path) -> Result<String> {
+    let split = frontmatter::split(existing, path)?;
+    match split.format {
+        Format::Toml => {
+            let mut doc: DocumentMut = split
+                .front
+                .parse()
+                .map_err(|e| anyhow!("{}: {}", path.display(), e))?;
+            set_feed_fields(&mut doc, p);
+            Ok(format!("+++\n{doc}+++\n{}", split.body))
+        }
+        Format::Yaml => {
+            // YAML front matter is rewritten as TOML; the editor's values and body stay.
+            let old: serde_json::Value = serde_saphyr::from_str(split.front)
+                .map_err(|e| anyhow!("{}: {}", path.display(), e))?;
+            let mut doc = DocumentMut::new();
+            set_feed_fields(&mut doc, p);
+            for key in ["review", "extra"] {
+                if let Some(v) = old.get(key) {
+                    let as_toml = toml::to_string(&serde_json::json!({ key: v }))?;
+                    let parsed: DocumentMut = as_toml.parse()?;
+                    if let Some(item) = parsed.get(key) {
+                        doc[key] = item.clone();
+                    }
+                }
+            }
+            Ok(format!("+++\n{doc}+++\n{}", split.body))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::paper::{Links, PaperId};
+
+    fn paper(version: u32) -> Paper {
+        let t = "2026-02-26T23:39:42Z".parse().unwrap();
+        Paper {
+            id: PaperId::parse("2602.23556").unwrap(),
+            version,
+            title: "Rudder".into(),
+            authors: vec!["A".into()],
+            published: t,
+            updated: t,
+            primary_category: "cs.DC".into(),
+            categories: vec!["cs.DC".into()],
+            abstract_text: "Line one \"quoted\"\nline two".into(),
+            comment: String::new(),
+            journal_ref: String::new(),
+            doi: String::new(),
+            source: "arxiv".into(),
+            links: Links::default(),
+            announced: None,
+            announce_type: None,
+        }
+    }
+
+    #[test]
+    fn new_file_round_trips() {
+        let text = render_new(&paper(1));
+        let split = frontmatter::split(&text, Path::new("p.md")).unwrap();
+        let front: PaperFront = frontmatter::parse(&split, Path::new("p.md")).unwrap();
+        assert_eq!(front.to_paper(), paper(1));
+    }
+
+    #[test]
+    fn update_keeps_review_and_body() {
+        let text = render_new(&paper(1)).replace(
+            "headline = \"\"",
+            "headline = \"Mine\" # my note",
+        ) + "My commentary.\n";
+        let updated = render_update(&text, &paper(2), Path::new("p.md")).unwrap();
+        assert!(updated.contains("headline = \"Mine\" # my note"), "{updated}");
+        assert!(updated.ends_with("+++\nMy commentary.\n"));
+        assert!(updated.contains("version = 2"));
+    }
+}
