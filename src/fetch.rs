@@ -1,7 +1,7 @@
 //! `paperboy fetch`: sources -> paper records -> content files and weekly digests.
 
 use crate::config::{Config, FilterConfig, SourceConfig, SourceKind};
-use crate::paper::{Paper, PaperId, Week};
+use crate::paper::{AnnounceType, Paper, PaperId, Week};
 use crate::sources::http::HttpClient;
 use crate::sources::{ParseContext, ParsedFeed, parse_feed};
 use crate::store::atomic::write_atomic;
@@ -100,6 +100,7 @@ pub fn run(root: &Path, config: &Config, opts: &FetchOptions) -> Result<FetchSum
 fn read_saved(from: &Path, opts: &FetchOptions, progress: &crate::progress::Progress) -> Result<Vec<SourceReport>> {
     let mut files: Vec<PathBuf> = if from.is_dir() {
         walkdir::WalkDir::new(from)
+            .follow_links(true)
             .sort_by_file_name()
             .into_iter()
             .filter_map(|e| e.ok())
@@ -379,7 +380,16 @@ fn apply(
                 summary.new_papers += 1;
                 summary.changes.push(format!("new {id}: {}", seen.title));
                 writes.push((path, papers::render_new(seen)));
-                merged_papers.push(seen.clone());
+                // A replacement announcement of a paper first seen now is not new
+                // research: its week lists it with the updated papers.
+                if matches!(seen.announce_type, Some(AnnounceType::Replace | AnnounceType::ReplaceCross)) {
+                    updated_by_week
+                        .entry(Week::of(seen.first_seen()))
+                        .or_default()
+                        .push(id.to_string());
+                } else {
+                    merged_papers.push(seen.clone());
+                }
             }
             Some((front, text)) => {
                 let (merged, outcome) = merge_records(&front.to_paper(), seen);

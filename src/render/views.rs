@@ -293,7 +293,14 @@ pub struct Paginator {
     pub total: usize,
     pub prev: Option<String>,
     pub next: Option<String>,
-    pub pages: Vec<Link>,
+    pub pages: Vec<PageLink>,
+}
+
+#[derive(Serialize)]
+pub struct PageLink {
+    pub number: usize,
+    pub url: String,
+    pub current: bool,
 }
 
 pub fn paginator(slug: &str, current: usize, total: usize, urls: &Urls) -> Paginator {
@@ -304,9 +311,10 @@ pub fn paginator(slug: &str, current: usize, total: usize, urls: &Urls) -> Pagin
         prev: (current > 1).then(|| url(current - 1)),
         next: (current < total).then(|| url(current + 1)),
         pages: (1..=total)
-            .map(|n| Link {
-                name: n.to_string(),
+            .map(|n| PageLink {
+                number: n,
                 url: url(n),
+                current: n == current,
             })
             .collect(),
     }

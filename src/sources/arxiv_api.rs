@@ -67,7 +67,7 @@ pub fn parse(root: &Element, ctx: &ParseContext, out: &mut ParsedFeed) -> Result
         }
         let authors = entry
             .own("author")
-            .filter_map(|a| a.first_own("name").map(|n| n.clean_text()))
+            .filter_map(|a| a.first_own("name").map(|n| super::text::latex_accents(&n.clean_text())))
             .filter(|n| !n.is_empty())
             .collect();
         let field = |name: &str| {
@@ -81,13 +81,12 @@ pub fn parse(root: &Element, ctx: &ParseContext, out: &mut ParsedFeed) -> Result
             pdf: format!("https://arxiv.org/pdf/{id}v{version}"),
         };
         // 2016 and 2026 answers title the PDF link; the Nov 2025 ones give only hrefs.
+        // The abs link stays the unversioned canonical one.
         for link in entry.own("link") {
             let href = link.attr("href").unwrap_or("").trim();
             let is_pdf = link.attr("title") == Some("pdf") || href.contains("/pdf/");
             if is_pdf && !href.is_empty() {
                 links.pdf = https(href);
-            } else if href.contains("/abs/") {
-                links.abs = https(href);
             }
         }
         out.papers.push(Paper {

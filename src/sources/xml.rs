@@ -128,7 +128,8 @@ fn is_extension_ns(ns: &str) -> bool {
     matches!(
         ns,
         NS_ARXIV | NS_OPENSEARCH | NS_DC | NS_PRISM | NS_RDF | NS_CONTENT
-    ) || ns.starts_with("http://purl.org/")
+    ) || (ns.starts_with("http://purl.org/") && !ns.starts_with("http://purl.org/rss/1.0/") && ns != "http://purl.org/net/rss1.1#")
+        || ns.starts_with("http://purl.org/rss/1.0/modules/")
         || ns.starts_with("http://search.yahoo.com/mrss")
         || ns.starts_with("http://www.itunes.com/")
         || ns.starts_with("unknown-prefix:")
