@@ -246,7 +246,10 @@ fn fetch_arxiv_api(
     let page_size = wanted.min(ARXIV_PAGE_MAX);
     let base = source.url.as_deref().unwrap_or(ARXIV_API);
     let query = source.query.as_deref().unwrap_or("all");
-    let max_pages = wanted.div_ceil(page_size) + 1;
+    // arXiv sometimes answers with fewer entries than asked; allow some short pages, but
+    // never loop without end.
+    let max_pages = wanted.div_ceil(page_size) + 10;
+    let mut seen_ids = std::collections::HashSet::new();
     let mut start = 0;
     let mut all_unchanged = true;
     for _ in 0..max_pages {
@@ -279,8 +282,13 @@ fn fetch_arxiv_api(
                 .iter()
                 .any(|p| p.published.date_naive() < since)
         });
+        let fresh = parsed
+            .papers
+            .iter()
+            .filter(|p| seen_ids.insert(p.id.clone()))
+            .count();
         absorb(report, parsed);
-        if page_papers == 0 || page_entries == 0 {
+        if page_papers == 0 || page_entries == 0 || fresh == 0 {
             break;
         }
         if report.papers.len() >= wanted || reached_known || reached_since {

@@ -21,7 +21,22 @@ pub fn parse(root: &Element, ctx: &ParseContext, out: &mut ParsedFeed) -> Result
             None => Some(l.clean_text()),
         })
         .unwrap_or_default();
-    let base = reqwest::Url::parse(ctx.base_url.as_deref().unwrap_or(&feed_link)).ok();
+    // Relative links resolve against where the feed came from, else its self link or id.
+    let self_link = container
+        .own("link")
+        .find(|l| l.attr("rel") == Some("self"))
+        .and_then(|l| l.attr("href"))
+        .map(str::to_string)
+        .or_else(|| container.first_own("id").map(|e| e.clean_text()));
+    let origin = ctx
+        .base_url
+        .as_deref()
+        .or(self_link.as_deref())
+        .and_then(|u| reqwest::Url::parse(u).ok());
+    let base = match origin {
+        Some(o) => o.join(&feed_link).ok().or(Some(o)),
+        None => reqwest::Url::parse(&feed_link).ok(),
+    };
     for item in container.own(item_name) {
         out.entries += 1;
         if !item.complete {

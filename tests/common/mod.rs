@@ -1,0 +1,280 @@
+//! Shared test helpers: the shared feed fixtures, temporary sites, the real binary, and a
+//! small real HTTP server on 127.0.0.1.
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `../shared/fixtures/feeds`, or None (and a note saying the test is skipped) in a clone
+/// without it.
+pub fn fixtures() -> Option<PathBuf> {
+    let dir = repo().join("..").join("shared").join("fixtures").join("feeds");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "SKIPPED: {} is missing; this test needs the shared feed fixtures",
+            dir.display()
+        );
+        None
+    }
+}
+
+/// Returns early from a test when the shared fixtures are missing.
+#[macro_export]
+macro_rules! need_fixtures {
+    () => {
+        match common::fixtures() {
+            Some(d) => d,
+            None => return,
+        }
+    };
+}
+
+pub fn fixture_bytes(dir: &Path, rel: &str) -> Vec<u8> {
+    std::fs::read(dir.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+pub fn copy_dir(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap();
+        let rel = entry.path().strip_prefix(from).unwrap();
+        let target = to.join(rel);
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// A fresh site in a temp folder with the default theme and the given config.
+pub fn temp_site(config: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&repo().join("themes"), &dir.path().join("themes"));
+    std::fs::write(dir.path().join("paperboy.toml"), config).unwrap();
+    dir
+}
+
+/// The example site of the repo, copied so tests can change it.
+pub fn example_site() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for part in ["themes", "content"] {
+        copy_dir(&repo().join(part), &dir.path().join(part));
+    }
+    std::fs::copy(repo().join("paperboy.toml"), dir.path().join("paperboy.toml")).unwrap();
+    dir
+}
+
+pub const BASIC_CONFIG: &str = r#"title = "Test digest"
+description = "Papers for tests"
+base_url = "https://example.org/digest"
+"#;
+
+pub fn paperboy(root: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_paperboy"))
+        .arg("--root")
+        .arg(root)
+        .args(args)
+        .output()
+        .expect("the paperboy binary runs")
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[track_caller]
+pub fn assert_ok(o: &Output) {
+    assert!(
+        o.status.success(),
+        "paperboy failed ({:?}):\nstdout: {}\nstderr: {}",
+        o.status.code(),
+        stdout(o),
+        stderr(o)
+    );
+}
+
+pub fn read(path: impl AsRef<Path>) -> String {
+    let p = path.as_ref();
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// Every file below a folder with its bytes, for comparing whole sites.
+pub fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<(String, Vec<u8>)> = walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            (
+                e.path().strip_prefix(dir).unwrap().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+// ---- A real HTTP server on 127.0.0.1 ----
+
+#[derive(Debug, Clone)]
+pub struct Request {
+    pub method: String,
+    /// Path with query.
+    pub target: String,
+    pub headers: HashMap<String, String>,
+}
+
+impl Request {
+    pub fn query(&self, key: &str) -> Option<String> {
+        let q = self.target.split_once('?')?.1;
+        q.split('&').find_map(|kv| {
+            let (k, v) = kv.split_once('=')?;
+            (k == key).then(|| v.to_string())
+        })
+    }
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(&name.to_ascii_lowercase()).map(String::as_str)
+    }
+}
+
+pub enum Reply {
+    /// Status, extra headers, body.
+    Full(u16, Vec<(String, String)>, Vec<u8>),
+    /// Announces `Content-Length: claimed` but sends only `body`, then closes.
+    CutOff { claimed: usize, body: Vec<u8> },
+    /// Waits before answering.
+    Slow(Duration, Box<Reply>),
+}
+
+pub fn ok_xml(body: Vec<u8>) -> Reply {
+    Reply::Full(200, vec![("Content-Type".into(), "application/atom+xml".into())], body)
+}
+
+type Handler = dyn Fn(&Request, usize) -> Reply + Send + Sync;
+
+pub struct TestServer {
+    pub addr: String,
+    pub requests: Arc<Mutex<Vec<Request>>>,
+    stop: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl TestServer {
+    /// Starts a server; `handler` gets each request and its 0-based number.
+    pub fn start(handler: impl Fn(&Request, usize) -> Reply + Send + Sync + 'static) -> TestServer {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = format!("http://{}", listener.local_addr().unwrap());
+        let requests = Arc::new(Mutex::new(Vec::new()));
+        let stop = Arc::new(AtomicBool::new(false));
+        let handler: Arc<Handler> = Arc::new(handler);
+        let (reqs, stop2) = (requests.clone(), stop.clone());
+        let thread = std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                if stop2.load(Ordering::SeqCst) {
+                    break;
+                }
+                let Ok(stream) = stream else { continue };
+                let (reqs, handler) = (reqs.clone(), handler.clone());
+                std::thread::spawn(move || serve(stream, &reqs, &*handler));
+            }
+        });
+        TestServer {
+            addr,
+            requests,
+            stop,
+            thread: Some(thread),
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.addr, path)
+    }
+
+    pub fn requests(&self) -> Vec<Request> {
+        self.requests.lock().unwrap().clone()
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        let _ = TcpStream::connect(self.addr.trim_start_matches("http://"));
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn serve(mut stream: TcpStream, reqs: &Mutex<Vec<Request>>, handler: &Handler) {
+    stream.set_read_timeout(Some(Duration::from_secs(10))).ok();
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 4096];
+    while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
+        match stream.read(&mut chunk) {
+            Ok(0) | Err(_) => return,
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+        }
+        if buf.len() > 64 * 1024 {
+            return;
+        }
+    }
+    let head = String::from_utf8_lossy(&buf).into_owned();
+    let mut lines = head.split("\r\n");
+    let mut first = lines.next().unwrap_or("").split(' ');
+    let method = first.next().unwrap_or("").to_string();
+    let target = first.next().unwrap_or("").to_string();
+    let headers = lines
+        .take_while(|l| !l.is_empty())
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    let req = Request {
+        method,
+        target,
+        headers,
+    };
+    let n = {
+        let mut r = reqs.lock().unwrap();
+        r.push(req.clone());
+        r.len() - 1
+    };
+    let mut reply = handler(&req, n);
+    while let Reply::Slow(wait, inner) = reply {
+        std::thread::sleep(wait);
+        reply = *inner;
+    }
+    let _ = match reply {
+        Reply::Full(status, headers, body) => {
+            let mut out = format!("HTTP/1.1 {status} X\r\nContent-Length: {}\r\nConnection: close\r\n", body.len());
+            for (k, v) in headers {
+                out.push_str(&format!("{k}: {v}\r\n"));
+            }
+            out.push_str("\r\n");
+            stream.write_all(out.as_bytes()).and_then(|_| stream.write_all(&body))
+        }
+        Reply::CutOff { claimed, body } => {
+            let out = format!("HTTP/1.1 200 OK\r\nContent-Length: {claimed}\r\nConnection: close\r\n\r\n");
+            stream.write_all(out.as_bytes()).and_then(|_| stream.write_all(&body))
+        }
+        Reply::Slow(..) => unreachable!(),
+    };
+    let _ = stream.flush();
+}

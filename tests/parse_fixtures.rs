@@ -1,0 +1,194 @@
+//! Every shared feed fixture, through the real parsers.
+
+mod common;
+
+use paperboy::config::SourceKind;
+use paperboy::paper::AnnounceType;
+use paperboy::sources::{ParseContext, ParsedFeed, parse_feed};
+
+fn ctx() -> ParseContext {
+    ParseContext {
+        source_kind: "feed",
+        source_name: "test feed".into(),
+        base_url: None,
+        now: "2026-11-22T00:00:00Z".parse().unwrap(),
+    }
+}
+
+fn parse(dir: &std::path::Path, rel: &str) -> anyhow::Result<(SourceKind, ParsedFeed)> {
+    parse_feed(&common::fixture_bytes(dir, rel), None, &mut ctx())
+}
+
+#[test]
+fn every_fixture_parses_or_fails_cleanly() {
+    let dir = need_fixtures!();
+    let mut seen = 0;
+    for entry in walkdir::WalkDir::new(&dir).sort_by_file_name() {
+        let entry = entry.unwrap();
+        if entry.path().extension().is_none_or(|e| e != "xml") {
+            continue;
+        }
+        seen += 1;
+        let bytes = std::fs::read(entry.path()).unwrap();
+        let result = std::panic::catch_unwind(|| parse_feed(&bytes, None, &mut ctx()));
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let result = result.unwrap_or_else(|_| panic!("{name}: the parser panicked"));
+        match result {
+            Ok((_, feed)) => {
+                for p in &feed.papers {
+                    assert!(!p.id.as_str().is_empty(), "{name}: paper without id");
+                    assert!(!p.title.contains('\u{fffd}') || name.contains("invalid"), "{name}: {}", p.title);
+                }
+            }
+            Err(e) => {
+                let msg = format!("{e:#}");
+                assert!(!msg.is_empty());
+                // Only the malformed set and the arXiv error answer may fail.
+                assert!(
+                    entry.path().to_string_lossy().contains("/malformed/") || name.contains("error_entry"),
+                    "{name} should parse: {msg}"
+                );
+            }
+        }
+    }
+    assert_eq!(seen, 36, "the fixture set has 36 feeds");
+}
+
+#[test]
+fn arxiv_api_2026_hundred_entries() {
+    let dir = need_fixtures!();
+    let (kind, feed) = parse(&dir, "arxiv_api/api_2026-04_query_all-testing_100entries.xml").unwrap();
+    assert_eq!(kind, SourceKind::Arxiv);
+    assert_eq!(feed.papers.len(), 100);
+    assert!(feed.papers.iter().all(|p| !p.title.is_empty() && !p.authors.is_empty()));
+    assert!(feed.papers.iter().all(|p| p.links.pdf.starts_with("https://arxiv.org/pdf/")));
+    assert!(feed.papers.iter().any(|p| !p.doi.is_empty()));
+    assert!(feed.papers.iter().any(|p| !p.comment.is_empty()));
+    assert!(feed.papers.iter().any(|p| !p.journal_ref.is_empty()));
+    // Real UTF-8 names arrive intact.
+    let names: Vec<&String> = feed.papers.iter().flat_map(|p| &p.authors).collect();
+    assert!(names.iter().any(|n| n.contains("Ramírez") || n.contains("Götz")), "{names:?}");
+}
+
+#[test]
+fn arxiv_api_legacy_wrapped_and_old_style_ids() {
+    let dir = need_fixtures!();
+    let (_, feed) = parse(&dir, "arxiv_api/api_2016-10_query_au_del_maestro_10entries.xml").unwrap();
+    assert_eq!(feed.papers.len(), 10);
+    for p in &feed.papers {
+        assert!(!p.title.contains('\n') && !p.title.contains("  "), "unwrapped: {:?}", p.title);
+        assert!(!p.abstract_text.starts_with(' '));
+    }
+    assert!(feed.papers.iter().any(|p| p.id.as_str().starts_with("cond-mat/")));
+    let (_, feed) = parse(&dir, "arxiv_api/api_2026-05_idlist_astro-ph_0601001_oldstyle_id.xml").unwrap();
+    let p = &feed.papers[0];
+    assert_eq!(p.id.as_str(), "astro-ph/0601001");
+    assert_eq!(p.id.content_path(), "0601/astro-ph-0601001.md");
+    assert!(!p.journal_ref.is_empty() && !p.comment.is_empty());
+    assert!(p.abstract_text.contains('<'), "&lt; decoded: {}", p.abstract_text);
+}
+
+#[test]
+fn arxiv_api_blank_entries_error_entry_zero_and_title_zero() {
+    let dir = need_fixtures!();
+    let (_, feed) = parse(&dir, "arxiv_api/api_2025-08_idlist_4ids_missing_blank_entries.xml").unwrap();
+    assert_eq!((feed.papers.len(), feed.blank_entries), (1, 3));
+    let (_, feed) = parse(&dir, "arxiv_api/api_2025-11_idlist_4ids_missing.xml").unwrap();
+    let p = &feed.papers[0];
+    // Nov 2025 links carry only href: PDF told apart by URL.
+    assert!(p.links.pdf.contains("/pdf/"), "{:?}", p.links);
+    assert!(p.links.abs.contains("/abs/"));
+    let (_, feed) = parse(&dir, "arxiv_api/api_2026-04_idlist_0000.0000_zero_results.xml").unwrap();
+    assert!(feed.papers.is_empty());
+    let (_, feed) = parse(&dir, "arxiv_api/api_2026-04_idlist_2104.12255v1_title_is_0.xml").unwrap();
+    assert_eq!(feed.papers[0].title, "0");
+    assert!(feed.papers[0].abstract_text.contains("$35,000"));
+    let err = parse(&dir, "arxiv_api/api_2026-04_idlist_abc_error_entry_http400.xml").unwrap_err();
+    assert!(format!("{err:#}").contains("incorrect id format for abc"), "{err:#}");
+}
+
+#[test]
+fn arxiv_rss_and_atom_announcements() {
+    let dir = need_fixtures!();
+    let (kind, feed) = parse(&dir, "arxiv_rss/arxiv_rss_20archives_2024-11-28_sliceA_70items.xml").unwrap();
+    assert_eq!(kind, SourceKind::ArxivRss);
+    assert_eq!(feed.papers.len(), 70);
+    let count = |t| feed.papers.iter().filter(|p| p.announce_type == Some(t)).count();
+    assert_eq!((count(AnnounceType::New), count(AnnounceType::Cross), count(AnnounceType::Replace)), (40, 5, 25));
+    for p in &feed.papers {
+        assert!(!p.abstract_text.starts_with("arXiv:"), "prefix stripped: {}", p.abstract_text);
+        assert!(!p.abstract_text.contains("Announce Type"));
+        assert_eq!(p.announced.unwrap().to_rfc3339(), "2024-11-28T05:00:00+00:00");
+    }
+    assert!(feed.papers.iter().any(|p| p.version > 1));
+    assert!(feed.papers.iter().any(|p| p.authors.len() > 3), "comma-joined dc:creator split");
+    assert!(feed.papers.iter().any(|p| !p.doi.is_empty() && !p.doi.contains(' ')));
+
+    let (kind, feed) = parse(&dir, "arxiv_rss/arxiv_atom_cs.AI_2025-08-20_86entries.xml").unwrap();
+    assert_eq!(kind, SourceKind::ArxivRss);
+    assert_eq!(feed.papers.len(), 86);
+    let count = |t| feed.papers.iter().filter(|p| p.announce_type == Some(t)).count();
+    assert_eq!((count(AnnounceType::New), count(AnnounceType::Cross)), (41, 45));
+    assert!(feed.papers.iter().all(|p| !p.authors.is_empty()));
+    assert!(!feed.papers.iter().flat_map(|p| &p.authors).any(|a| a.contains("\\'")), "LaTeX accents read");
+
+    let (_, feed) = parse(&dir, "arxiv_rss/arxiv_rss_test_2024-11-28_empty_channel.xml").unwrap();
+    assert!(feed.papers.is_empty(), "an empty day is not an error");
+}
+
+#[test]
+fn journal_feeds() {
+    let dir = need_fixtures!();
+    let (kind, feed) = parse(&dir, "general/biorxiv_bioinformatics_2025-04-13_rss1.xml").unwrap();
+    assert_eq!(kind, SourceKind::Feed);
+    assert_eq!(feed.papers.len(), 30);
+    let p = &feed.papers[0];
+    assert_eq!(p.doi, "10.1101/2025.04.07.647590");
+    assert_eq!(p.id.as_str(), "doi-10.1101-2025.04.07.647590");
+    assert!(p.title.starts_with("SpatioCell") && !p.title.ends_with(' '));
+    assert_eq!(p.links.abs, "https://www.biorxiv.org/content/10.1101/2025.04.07.647590v1?rss=1");
+    assert_eq!(p.authors[0], "N. Hou");
+
+    let (_, feed) = parse(&dir, "general/oup_bioinformatics_openaccess_2025-03-22_rss2.xml").unwrap();
+    assert_eq!(feed.papers.len(), 4);
+    for p in &feed.papers {
+        assert!(p.doi.starts_with("10.1093/bioinformatics/"), "{}", p.doi);
+        assert!(!p.abstract_text.contains('<'), "raw HTML stripped: {}", p.abstract_text);
+        assert!(p.abstract_text.contains("Abstract"));
+    }
+
+    let (_, feed) = parse(&dir, "general/nature_subject_bioinformatics_2025-03-19_atom.xml").unwrap();
+    assert_eq!(feed.papers.len(), 30);
+    assert!(feed.papers.iter().all(|p| p.abstract_text.is_empty() && p.links.abs.starts_with("https://www.nature.com/")));
+
+    let (_, feed) = parse(&dir, "general/inovacaotecnologica_2020_rss2_iso-8859-1.xml").unwrap();
+    assert!(feed.papers[0].title.contains('ç') || feed.papers[0].abstract_text.contains('ç'), "{:?}", feed.papers[0].title);
+
+    let (_, feed) = parse(&dir, "general/intertwingly_blog_2012_atom.xml").unwrap();
+    // Relative links resolved against the feed's own address.
+    assert!(feed.papers.iter().all(|p| p.links.abs.starts_with("http")), "{:?}", feed.papers[0].links);
+}
+
+#[test]
+fn malformed_cases_salvage_or_name_the_position() {
+    let dir = need_fixtures!();
+    let m = |name: &str| parse(&dir, &format!("malformed/{name}"));
+    // Truncated download: the whole entries before the cut are kept, with a warning.
+    let (_, feed) = m("real_arxiv_atom_cs.AI_truncated_mid_entry.xml").unwrap();
+    assert_eq!(feed.papers.len(), 4);
+    assert!(feed.warnings.iter().any(|w| w.contains("line 69")), "{:?}", feed.warnings);
+    // Not a feed at all.
+    let err = format!("{:#}", m("real_html_document_moved_instead_of_feed.xml").unwrap_err());
+    assert!(err.contains("not a feed"), "{err}");
+    let err = format!("{:#}", m("fp_rss_empty_document.xml").unwrap_err());
+    assert!(err.contains("empty"), "{err}");
+    // Broken XML with nothing before it: the error says where.
+    let err = format!("{:#}", m("fp_rss_incomplete_cdata_eof.xml").unwrap_err());
+    assert!(err.contains("line 13"), "{err}");
+    // A bare & in one link does not cost the other items.
+    let (_, feed) = m("nodefp_unescaped_ampersand_in_link.xml").unwrap();
+    assert_eq!(feed.papers.len(), 3);
+    // Undeclared HTML entities are read, with a warning.
+    let (_, feed) = m("fp_entity_nbsp_undeclared.xml").unwrap();
+    assert!(feed.warnings.iter().any(|w| w.contains("&nbsp;")));
+}
