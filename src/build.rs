@@ -131,7 +131,12 @@ pub fn run(root: &Path, config: &Config, output: &Path, progress: bool) -> Resul
     (0..site.digests.len()).into_par_iter().try_for_each(|di| {
         let mut c = ctx.context();
         c.insert("digest", &views::digest_view(&site, di, &ctx.urls));
-        ctx.page(&out, "digest.html", &views::digest_rel(&site.digests[di]), &c)
+        ctx.page(
+            &out,
+            "digest.html",
+            &views::digest_rel(&site.digests[di]),
+            &c,
+        )
     })?;
     steps.done("render digests");
 
@@ -178,8 +183,16 @@ fn render_categories(ctx: &Ctx, out: &Output) -> Result<()> {
             let mut c = ctx.context();
             c.insert("category", &summary);
             c.insert("papers", &papers);
-            c.insert("paginator", &views::paginator(&cat.slug, page, total, &ctx.urls));
-            ctx.page(out, "category.html", &views::category_rel(&cat.slug, page), &c)?;
+            c.insert(
+                "paginator",
+                &views::paginator(&cat.slug, page, total, &ctx.urls),
+            );
+            ctx.page(
+                out,
+                "category.html",
+                &views::category_rel(&cat.slug, page),
+                &c,
+            )?;
         }
         Ok(())
     })
@@ -194,7 +207,10 @@ fn render_lists(ctx: &Ctx, out: &Output) -> Result<()> {
     let mut c = ctx.context();
     let latest = (!ctx.site.digests.is_empty()).then(|| views::digest_view(ctx.site, 0, &ctx.urls));
     c.insert("latest", &latest);
-    c.insert("recent_weeks", &weeks[..weeks.len().min(ctx.config.recent_weeks)]);
+    c.insert(
+        "recent_weeks",
+        &weeks[..weeks.len().min(ctx.config.recent_weeks)],
+    );
     ctx.page(out, "index.html", "", &c)?;
 
     let c = ctx.context();
@@ -202,7 +218,11 @@ fn render_lists(ctx: &Ctx, out: &Output) -> Result<()> {
     out.write("404.html", html.as_bytes())
 }
 
-fn newest<'a>(site: &'a Site, ids: impl Iterator<Item = usize>, limit: usize) -> Vec<&'a site::PaperEntry> {
+fn newest<'a>(
+    site: &'a Site,
+    ids: impl Iterator<Item = usize>,
+    limit: usize,
+) -> Vec<&'a site::PaperEntry> {
     let mut list: Vec<&site::PaperEntry> = ids.map(|i| &site.papers[i]).collect();
     list.sort_by(|a, b| {
         b.front

@@ -195,12 +195,7 @@ impl Config {
                 .span()
                 .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1)
                 .unwrap_or(0);
-            anyhow::anyhow!(
-                "{}:{}: {}",
-                path.display(),
-                line,
-                e.message().trim_end()
-            )
+            anyhow::anyhow!("{}:{}: {}", path.display(), line, e.message().trim_end())
         })?;
         config.validate(path)?;
         Ok(config)
@@ -253,7 +248,10 @@ impl Config {
 
 pub fn base_path_of(base_url: &str) -> String {
     let after_scheme = base_url.split_once("://").map(|x| x.1).unwrap_or(base_url);
-    let path = after_scheme.find('/').map(|i| &after_scheme[i..]).unwrap_or("/");
+    let path = after_scheme
+        .find('/')
+        .map(|i| &after_scheme[i..])
+        .unwrap_or("/");
     let trimmed = path.trim_end_matches('/');
     format!("{trimmed}/")
 }

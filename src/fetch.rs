@@ -51,7 +51,11 @@ pub struct FetchSummary {
 impl std::fmt::Display for FetchSummary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let plural = |n: usize, one: &str, many: &str| {
-            if n == 1 { format!("1 {one}") } else { format!("{n} {many}") }
+            if n == 1 {
+                format!("1 {one}")
+            } else {
+                format!("{n} {many}")
+            }
         };
         write!(
             f,
@@ -66,7 +70,11 @@ impl std::fmt::Display for FetchSummary {
             write!(f, ", {} filtered out", self.filtered_out)?;
         }
         if self.unchanged_feeds > 0 {
-            write!(f, ", {} unchanged (304)", plural(self.unchanged_feeds, "feed", "feeds"))?;
+            write!(
+                f,
+                ", {} unchanged (304)",
+                plural(self.unchanged_feeds, "feed", "feeds")
+            )?;
         }
         if !self.failed.is_empty() {
             write!(f, ", {} failed", self.failed.len())?;
@@ -97,7 +105,11 @@ pub fn run(root: &Path, config: &Config, opts: &FetchOptions) -> Result<FetchSum
 }
 
 /// Reads saved feed files (a file, or every file below a folder, in name order).
-fn read_saved(from: &Path, opts: &FetchOptions, progress: &crate::progress::Progress) -> Result<Vec<SourceReport>> {
+fn read_saved(
+    from: &Path,
+    opts: &FetchOptions,
+    progress: &crate::progress::Progress,
+) -> Result<Vec<SourceReport>> {
     let mut files: Vec<PathBuf> = if from.is_dir() {
         walkdir::WalkDir::new(from)
             .follow_links(true)
@@ -144,7 +156,12 @@ fn read_saved(from: &Path, opts: &FetchOptions, progress: &crate::progress::Prog
         .collect())
 }
 
-fn context(kind: Option<SourceKind>, name: &str, base: Option<String>, now: DateTime<Utc>) -> ParseContext {
+fn context(
+    kind: Option<SourceKind>,
+    name: &str,
+    base: Option<String>,
+    now: DateTime<Utc>,
+) -> ParseContext {
     ParseContext {
         source_kind: kind.map(|k| k.as_str()).unwrap_or("feed"),
         source_name: name.to_string(),
@@ -203,7 +220,12 @@ fn get_feed(
     opts: &FetchOptions,
 ) -> Result<(ParsedFeed, bool)> {
     let resp = http.get(url)?;
-    let mut ctx = context(Some(source.kind), &source.label(), Some(url.to_string()), opts.now);
+    let mut ctx = context(
+        Some(source.kind),
+        &source.label(),
+        Some(url.to_string()),
+        opts.now,
+    );
     if !(200..300).contains(&resp.status) && resp.status != 304 {
         // arXiv states API errors in a feed served with 400; say what it says.
         if let Err(e) = parse_feed(&resp.body, Some(source.kind), &mut ctx) {
@@ -213,8 +235,8 @@ fn get_feed(
         }
         bail!("GET {url}: HTTP {}", resp.status);
     }
-    let (_, parsed) =
-        parse_feed(&resp.body, Some(source.kind), &mut ctx).with_context(|| format!("GET {url}"))?;
+    let (_, parsed) = parse_feed(&resp.body, Some(source.kind), &mut ctx)
+        .with_context(|| format!("GET {url}"))?;
     Ok((parsed, resp.not_modified))
 }
 
@@ -260,7 +282,13 @@ fn fetch_arxiv_api(
                 ("sortBy", "submittedDate".to_string()),
                 ("sortOrder", "descending".to_string()),
                 ("start", start.to_string()),
-                ("max_results", page_size.min(wanted - report.papers.len().min(wanted)).max(1).to_string()),
+                (
+                    "max_results",
+                    page_size
+                        .min(wanted - report.papers.len().min(wanted))
+                        .max(1)
+                        .to_string(),
+                ),
             ],
         )
         .with_context(|| format!("bad arXiv API url {base:?}"))?;
@@ -308,8 +336,7 @@ fn keep(p: &Paper, filter: &FilterConfig, since: Option<NaiveDate>) -> bool {
     }
     let lower = |s: &str| s.to_lowercase();
     let text = format!("{} {}", lower(&p.title), lower(&p.abstract_text));
-    let kw = filter.keywords.is_empty()
-        || filter.keywords.iter().any(|k| text.contains(&lower(k)));
+    let kw = filter.keywords.is_empty() || filter.keywords.iter().any(|k| text.contains(&lower(k)));
     let au = filter.authors.is_empty()
         || filter.authors.iter().any(|a| {
             let a = lower(a);
@@ -342,7 +369,9 @@ fn apply(
             summary.unchanged_feeds += 1;
         }
         for w in &report.warnings {
-            summary.changes.push(format!("warning: {}: {w}", report.label));
+            summary
+                .changes
+                .push(format!("warning: {}: {w}", report.label));
         }
         if let Some(e) = report.error {
             summary.failed.push(e);
@@ -390,7 +419,10 @@ fn apply(
                 writes.push((path, papers::render_new(seen)));
                 // A replacement announcement of a paper first seen now is not new
                 // research: its week lists it with the updated papers.
-                if matches!(seen.announce_type, Some(AnnounceType::Replace | AnnounceType::ReplaceCross)) {
+                if matches!(
+                    seen.announce_type,
+                    Some(AnnounceType::Replace | AnnounceType::ReplaceCross)
+                ) {
                     updated_by_week
                         .entry(Week::of(seen.first_seen()))
                         .or_default()
@@ -410,9 +442,10 @@ fn apply(
                     }
                     MergeOutcome::Updated => {
                         summary.updated += 1;
-                        summary
-                            .changes
-                            .push(format!("update {id} v{} -> v{}", front.version, merged.version));
+                        summary.changes.push(format!(
+                            "update {id} v{} -> v{}",
+                            front.version, merged.version
+                        ));
                         let when = seen.announced.unwrap_or(seen.updated);
                         updated_by_week
                             .entry(Week::of(when))
@@ -425,17 +458,27 @@ fn apply(
         }
     }
     for p in &merged_papers {
-        new_by_week.entry(Week::of(p.first_seen())).or_default().push(p);
+        new_by_week
+            .entry(Week::of(p.first_seen()))
+            .or_default()
+            .push(p);
     }
-    let mut weeks: Vec<Week> = new_by_week.keys().chain(updated_by_week.keys()).copied().collect();
+    let mut weeks: Vec<Week> = new_by_week
+        .keys()
+        .chain(updated_by_week.keys())
+        .copied()
+        .collect();
     weeks.sort();
     weeks.dedup();
     for week in weeks {
         let mut new: Vec<&Paper> = new_by_week.remove(&week).unwrap_or_default();
         // Display order: grouped by primary category, newest first inside a group.
         new.sort_by(|a, b| {
-            (&a.primary_category, std::cmp::Reverse(a.published), &a.id)
-                .cmp(&(&b.primary_category, std::cmp::Reverse(b.published), &b.id))
+            (&a.primary_category, std::cmp::Reverse(a.published), &a.id).cmp(&(
+                &b.primary_category,
+                std::cmp::Reverse(b.published),
+                &b.id,
+            ))
         });
         let new_ids: Vec<String> = new.iter().map(|p| p.id.to_string()).collect();
         let updated_ids = updated_by_week.remove(&week).unwrap_or_default();
@@ -452,7 +495,9 @@ fn apply(
             ));
             continue;
         }
-        if let Some(text) = digests::render(existing.as_deref(), week, &new_ids, &updated_ids, &path)? {
+        if let Some(text) =
+            digests::render(existing.as_deref(), week, &new_ids, &updated_ids, &path)?
+        {
             summary.changes.push(format!(
                 "digest {week}: +{} new, +{} updated",
                 new_ids.len(),
@@ -482,7 +527,10 @@ fn doi_index_if_needed(
             index.insert(p.doi.to_lowercase(), p.id.clone());
         }
     }
-    if !incoming.values().any(|p| !p.id.is_arxiv() && !p.doi.is_empty()) {
+    if !incoming
+        .values()
+        .any(|p| !p.id.is_arxiv() && !p.doi.is_empty())
+    {
         return Ok(index);
     }
     let dir = content_dir.join("papers");

@@ -5,7 +5,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "paperboy", version, about = "A static site generator for paper digests")]
+#[command(
+    name = "paperboy",
+    version,
+    about = "A static site generator for paper digests"
+)]
 struct Cli {
     /// The site's folder.
     #[arg(long, global = true, default_value = ".")]
@@ -59,7 +63,11 @@ fn main() -> ExitCode {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
         }
     };
     match run(cli) {
@@ -118,7 +126,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 eprintln!("error: {failure}");
             }
             if !cli.quiet {
-                let tail = if *dry_run { " (dry run: nothing written)" } else { "" };
+                let tail = if *dry_run {
+                    " (dry run: nothing written)"
+                } else {
+                    ""
+                };
                 eprintln!("{summary}{tail}");
             }
             Ok(if summary.failed.is_empty() {

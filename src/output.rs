@@ -50,7 +50,8 @@ impl Output {
         }
         let path = self.staging.path().join(rel_path);
         if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
         }
         std::fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
         self.files.fetch_add(1, Ordering::Relaxed);
@@ -105,8 +106,9 @@ impl Output {
             );
             if swapped.is_ok() {
                 // `staging` now holds the previous site.
-                std::fs::remove_dir_all(&staging)
-                    .with_context(|| format!("cannot remove the old site at {}", staging.display()))?;
+                std::fs::remove_dir_all(&staging).with_context(|| {
+                    format!("cannot remove the old site at {}", staging.display())
+                })?;
                 return Ok(());
             }
             // No atomic exchange on this filesystem: move the old site aside first.

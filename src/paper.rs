@@ -161,7 +161,13 @@ impl PaperId {
             .trim()
             .to_ascii_lowercase()
             .chars()
-            .map(|c| if c.is_ascii_alphanumeric() || c == '.' { c } else { '-' })
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '.' {
+                    c
+                } else {
+                    '-'
+                }
+            })
             .collect();
         let slug = slug.trim_matches(['-', '.']).replace("..", ".");
         if slug.is_empty() {
@@ -200,7 +206,11 @@ impl PaperId {
         } else {
             use sha2::{Digest, Sha256};
             let hash = Sha256::digest(self.0.as_bytes());
-            format!("{}-{:02x}", &self.0[..self.0.find('-').unwrap_or(0)], hash[0])
+            format!(
+                "{}-{:02x}",
+                &self.0[..self.0.find('-').unwrap_or(0)],
+                hash[0]
+            )
         };
         format!("{shard}/{}.md", self.slug())
     }
@@ -281,7 +291,14 @@ mod tests {
 
     #[test]
     fn escaping_ids_are_refused() {
-        for bad in ["../etc/passwd", "/abs", "doi-../../x", "2602.2355/../..", "", "a b"] {
+        for bad in [
+            "../etc/passwd",
+            "/abs",
+            "doi-../../x",
+            "2602.2355/../..",
+            "",
+            "a b",
+        ] {
             assert!(PaperId::parse(bad).is_err(), "{bad}");
         }
     }

@@ -24,13 +24,25 @@ fn papers_written(root: &std::path::Path) -> usize {
 fn arxiv_api_pages_until_the_answers_run_out() {
     let dir = need_fixtures!();
     let pages = [
-        common::fixture_bytes(&dir, "arxiv_api/api_2026-04_query_all-testing_100entries.xml"),
-        common::fixture_bytes(&dir, "arxiv_api/api_2016-10_query_au_del_maestro_10entries.xml"),
-        common::fixture_bytes(&dir, "arxiv_api/api_2026-04_idlist_0000.0000_zero_results.xml"),
+        common::fixture_bytes(
+            &dir,
+            "arxiv_api/api_2026-04_query_all-testing_100entries.xml",
+        ),
+        common::fixture_bytes(
+            &dir,
+            "arxiv_api/api_2016-10_query_au_del_maestro_10entries.xml",
+        ),
+        common::fixture_bytes(
+            &dir,
+            "arxiv_api/api_2026-04_idlist_0000.0000_zero_results.xml",
+        ),
     ];
     let server = TestServer::start(move |_, n| ok_xml(pages[n.min(2)].clone()));
     let site = temp_site(&config(
-        &format!("[[sources]]\nkind = \"arxiv\"\nquery = \"cat:cs.DC\"\nmax_results = 500\nurl = \"{}\"\n", server.url("/api/query")),
+        &format!(
+            "[[sources]]\nkind = \"arxiv\"\nquery = \"cat:cs.DC\"\nmax_results = 500\nurl = \"{}\"\n",
+            server.url("/api/query")
+        ),
         "",
     ));
     let out = paperboy(site.path(), &["fetch"]);
@@ -42,8 +54,16 @@ fn arxiv_api_pages_until_the_answers_run_out() {
     assert_eq!(reqs[0].query("search_query").unwrap(), "cat%3Acs.DC");
     assert_eq!(reqs[0].query("sortBy").unwrap(), "submittedDate");
     assert_eq!(reqs[0].query("max_results").unwrap(), "500");
-    assert_eq!(reqs[0].header("user-agent").unwrap(), "paperboy-test (mailto:test@example.org)");
-    assert!(reqs[0].header("accept-encoding").unwrap_or("").contains("gzip"));
+    assert_eq!(
+        reqs[0].header("user-agent").unwrap(),
+        "paperboy-test (mailto:test@example.org)"
+    );
+    assert!(
+        reqs[0]
+            .header("accept-encoding")
+            .unwrap_or("")
+            .contains("gzip")
+    );
     assert_eq!(papers_written(site.path()), 110);
     assert!(stderr(&out).contains("110 new papers"), "{}", stderr(&out));
 }
@@ -51,14 +71,24 @@ fn arxiv_api_pages_until_the_answers_run_out() {
 #[test]
 fn retries_503_honouring_retry_after_then_succeeds() {
     let dir = need_fixtures!();
-    let body = common::fixture_bytes(&dir, "arxiv_rss/arxiv_rss_20archives_2024-11-28_sliceA_70items.xml");
+    let body = common::fixture_bytes(
+        &dir,
+        "arxiv_rss/arxiv_rss_20archives_2024-11-28_sliceA_70items.xml",
+    );
     let server = TestServer::start(move |_, n| match n {
-        0 => Reply::Full(503, vec![("Retry-After".into(), "1".into())], b"busy".to_vec()),
+        0 => Reply::Full(
+            503,
+            vec![("Retry-After".into(), "1".into())],
+            b"busy".to_vec(),
+        ),
         1 => Reply::Full(429, vec![], b"slow down".to_vec()),
         _ => ok_xml(body.clone()),
     });
     let site = temp_site(&config(
-        &format!("[[sources]]\nkind = \"arxiv-rss\"\ncategories = [\"cs.DC\"]\nurl = \"{}\"\n", server.url("/rss/cs.DC")),
+        &format!(
+            "[[sources]]\nkind = \"arxiv-rss\"\ncategories = [\"cs.DC\"]\nurl = \"{}\"\n",
+            server.url("/rss/cs.DC")
+        ),
         "retries = 3",
     ));
     let started = std::time::Instant::now();
@@ -72,12 +102,21 @@ fn retries_503_honouring_retry_after_then_succeeds() {
 
 #[test]
 fn gives_up_after_the_retries_and_names_the_url() {
-    let server = TestServer::start(|_, _| Reply::Full(503, vec![("Retry-After".into(), "0".into())], vec![]));
+    let server = TestServer::start(|_, _| {
+        Reply::Full(503, vec![("Retry-After".into(), "0".into())], vec![])
+    });
     let url = server.url("/feed.xml");
-    let site = temp_site(&config(&format!("[[sources]]\nkind = \"feed\"\nurl = \"{url}\"\n"), "retries = 2"));
+    let site = temp_site(&config(
+        &format!("[[sources]]\nkind = \"feed\"\nurl = \"{url}\"\n"),
+        "retries = 2",
+    ));
     let out = paperboy(site.path(), &["fetch"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains(&url) && stderr(&out).contains("503"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(&url) && stderr(&out).contains("503"),
+        "{}",
+        stderr(&out)
+    );
     assert_eq!(server.requests().len(), 3);
 }
 
@@ -93,14 +132,25 @@ fn unchanged_feed_costs_a_304() {
         }
     });
     let site = temp_site(&config(
-        &format!("[[sources]]\nkind = \"feed\"\nname = \"bioRxiv\"\nurl = \"{}\"\n", server.url("/bio")),
+        &format!(
+            "[[sources]]\nkind = \"feed\"\nname = \"bioRxiv\"\nurl = \"{}\"\n",
+            server.url("/bio")
+        ),
         "",
     ));
     assert_ok(&paperboy(site.path(), &["fetch"]));
     let second = paperboy(site.path(), &["fetch"]);
     assert_ok(&second);
-    assert!(stderr(&second).contains("1 feed unchanged (304)"), "{}", stderr(&second));
-    assert!(stderr(&second).contains("0 new papers"), "{}", stderr(&second));
+    assert!(
+        stderr(&second).contains("1 feed unchanged (304)"),
+        "{}",
+        stderr(&second)
+    );
+    assert!(
+        stderr(&second).contains("0 new papers"),
+        "{}",
+        stderr(&second)
+    );
     let reqs = server.requests();
     assert_eq!(reqs[1].header("if-none-match"), Some("\"v1\""));
     assert_eq!(papers_written(site.path()), 30);
@@ -109,8 +159,14 @@ fn unchanged_feed_costs_a_304() {
 #[test]
 fn body_cut_off_in_transit_fails_that_source_only() {
     let dir = need_fixtures!();
-    let full = common::fixture_bytes(&dir, "general/oup_bioinformatics_openaccess_2025-03-22_rss2.xml");
-    let good = common::fixture_bytes(&dir, "general/nature_subject_bioinformatics_2025-03-19_atom.xml");
+    let full = common::fixture_bytes(
+        &dir,
+        "general/oup_bioinformatics_openaccess_2025-03-22_rss2.xml",
+    );
+    let good = common::fixture_bytes(
+        &dir,
+        "general/nature_subject_bioinformatics_2025-03-19_atom.xml",
+    );
     let server = TestServer::start(move |req, _| {
         if req.target.starts_with("/cut") {
             Reply::CutOff {
@@ -132,7 +188,10 @@ fn body_cut_off_in_transit_fails_that_source_only() {
     let out = paperboy(site.path(), &["fetch"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let err = stderr(&out);
-    assert!(err.contains("OUP") && err.contains("/cut") && err.contains("cut off"), "{err}");
+    assert!(
+        err.contains("OUP") && err.contains("/cut") && err.contains("cut off"),
+        "{err}"
+    );
     assert!(err.contains("1 failed"), "{err}");
     // The other source still landed, and nothing of the broken one was written.
     assert_eq!(papers_written(site.path()), 30);
@@ -141,16 +200,26 @@ fn body_cut_off_in_transit_fails_that_source_only() {
 #[test]
 fn feed_truncated_mid_entry_keeps_the_whole_entries() {
     let dir = need_fixtures!();
-    let body = common::fixture_bytes(&dir, "malformed/real_arxiv_atom_cs.AI_truncated_mid_entry.xml");
+    let body = common::fixture_bytes(
+        &dir,
+        "malformed/real_arxiv_atom_cs.AI_truncated_mid_entry.xml",
+    );
     let server = TestServer::start(move |_, _| ok_xml(body.clone()));
     let site = temp_site(&config(
-        &format!("[[sources]]\nkind = \"arxiv-rss\"\ncategories = [\"cs.AI\"]\nurl = \"{}\"\n", server.url("/atom/cs.AI")),
+        &format!(
+            "[[sources]]\nkind = \"arxiv-rss\"\ncategories = [\"cs.AI\"]\nurl = \"{}\"\n",
+            server.url("/atom/cs.AI")
+        ),
         "",
     ));
     let out = paperboy(site.path(), &["-v", "fetch"]);
     assert_ok(&out);
     assert_eq!(papers_written(site.path()), 4);
-    assert!(common::stdout(&out).contains("line 69"), "{}", common::stdout(&out));
+    assert!(
+        common::stdout(&out).contains("line 69"),
+        "{}",
+        common::stdout(&out)
+    );
     // Every file written parses.
     let build = paperboy(site.path(), &["build"]);
     assert_ok(&build);
@@ -158,7 +227,9 @@ fn feed_truncated_mid_entry_keeps_the_whole_entries() {
 
 #[test]
 fn a_server_slower_than_the_timeout_is_an_error_naming_the_url() {
-    let server = TestServer::start(|_, _| Reply::Slow(Duration::from_secs(4), Box::new(ok_xml(b"<rss/>".to_vec()))));
+    let server = TestServer::start(|_, _| {
+        Reply::Slow(Duration::from_secs(4), Box::new(ok_xml(b"<rss/>".to_vec())))
+    });
     let url = server.url("/slow");
     let site = temp_site(&config(
         &format!("[[sources]]\nkind = \"feed\"\nurl = \"{url}\"\n"),
@@ -167,7 +238,10 @@ fn a_server_slower_than_the_timeout_is_an_error_naming_the_url() {
     let started = std::time::Instant::now();
     let out = paperboy(site.path(), &["fetch"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(started.elapsed() < Duration::from_secs(4), "did not wait for the slow server");
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "did not wait for the slow server"
+    );
     let err = stderr(&out);
     assert!(err.contains(&url) && err.contains("timed out"), "{err}");
 }
@@ -175,14 +249,24 @@ fn a_server_slower_than_the_timeout_is_an_error_naming_the_url() {
 #[test]
 fn arxiv_error_answer_is_reported_not_stored() {
     let dir = need_fixtures!();
-    let body = common::fixture_bytes(&dir, "arxiv_api/api_2026-04_idlist_abc_error_entry_http400.xml");
+    let body = common::fixture_bytes(
+        &dir,
+        "arxiv_api/api_2026-04_idlist_abc_error_entry_http400.xml",
+    );
     let server = TestServer::start(move |_, _| Reply::Full(400, vec![], body.clone()));
     let site = temp_site(&config(
-        &format!("[[sources]]\nkind = \"arxiv\"\nquery = \"id:abc\"\nurl = \"{}\"\n", server.url("/api/query")),
+        &format!(
+            "[[sources]]\nkind = \"arxiv\"\nquery = \"id:abc\"\nurl = \"{}\"\n",
+            server.url("/api/query")
+        ),
         "",
     ));
     let out = paperboy(site.path(), &["fetch"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("incorrect id format for abc"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("incorrect id format for abc"),
+        "{}",
+        stderr(&out)
+    );
     assert!(!site.path().join("content/papers").exists());
 }

@@ -25,10 +25,14 @@ fn write(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
 fn versions(fixtures: &Path, scratch: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
     let v1 = fixtures.join("arxiv_api/api_2026-04_idlist_2104.12255v1_title_is_0.xml");
     let text = read(&v1);
-    let v2 = text
-        .replace("2104.12255v1", "2104.12255v2")
-        .replace("<updated>2021-04-20T16:07:14Z</updated>", "<updated>2026-11-20T10:00:00Z</updated>");
-    assert!(v2.contains("2026-11-20T10:00:00Z"), "the fixture's updated date moved");
+    let v2 = text.replace("2104.12255v1", "2104.12255v2").replace(
+        "<updated>2021-04-20T16:07:14Z</updated>",
+        "<updated>2026-11-20T10:00:00Z</updated>",
+    );
+    assert!(
+        v2.contains("2026-11-20T10:00:00Z"),
+        "the fixture's updated date moved"
+    );
     (v1, write(scratch, "v2.xml", &v2))
 }
 
@@ -48,27 +52,43 @@ fn new_version_updates_fields_and_keeps_the_editors_words() {
 
     // An editor reviews the paper.
     let edited = original
-        .replace("headline = \"\"", "headline = \"Zero is a title\" # checked by hand")
+        .replace(
+            "headline = \"\"",
+            "headline = \"Zero is a title\" # checked by hand",
+        )
         .replace("badges = []", "badges = [\"Recognition\"]")
         + "\nMy commentary, with *markdown*.\n";
     std::fs::write(&page, &edited).unwrap();
 
     let out = fetch_file(site.path(), &v2, &[]);
     assert_ok(&out);
-    assert!(stderr(&out).contains("0 new papers, 1 updated"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("0 new papers, 1 updated"),
+        "{}",
+        stderr(&out)
+    );
     let after = read(&page);
     assert!(after.contains("version = 2"), "{after}");
     assert!(after.contains("updated = 2026-11-20T10:00:00Z"), "{after}");
-    assert!(after.contains("pdf = \"https://arxiv.org/pdf/2104.12255v2\""), "{after}");
+    assert!(
+        after.contains("pdf = \"https://arxiv.org/pdf/2104.12255v2\""),
+        "{after}"
+    );
     let review_before = &edited[edited.find("[review]").unwrap()..];
     let review_after = &after[after.find("[review]").unwrap()..];
-    assert_eq!(review_before, review_after, "review table and body untouched");
+    assert_eq!(
+        review_before, review_after,
+        "review table and body untouched"
+    );
 
     // Listed as updated in the week of the new version, never again as new.
     let w47 = read(site.path().join("content/digests/2026-W47.md"));
     let updated_part = &w47[w47.find("updated_papers").unwrap()..];
     assert!(updated_part.contains("\"2104.12255\""), "{w47}");
-    assert!(!w47[..w47.find("updated_papers").unwrap()].contains("2104.12255"), "{w47}");
+    assert!(
+        !w47[..w47.find("updated_papers").unwrap()].contains("2104.12255"),
+        "{w47}"
+    );
 
     // The same version again changes nothing.
     let again = fetch_file(site.path(), &v2, &[]);
@@ -84,7 +104,12 @@ fn an_ended_week_is_not_rewritten() {
     let api = fixtures.join("arxiv_api/api_2026-04_query_all-testing_100entries.xml");
     assert_ok(&fetch_file(site.path(), &api, &[]));
     let digests = site.path().join("content/digests");
-    let first = std::fs::read_dir(&digests).unwrap().next().unwrap().unwrap().path();
+    let first = std::fs::read_dir(&digests)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
     let with_intro = read(&first) + "An introduction the editor wrote.\n";
     std::fs::write(&first, &with_intro).unwrap();
     // Remove one of its papers and fetch again: the paper comes back, the week stays shut.
@@ -94,7 +119,11 @@ fn an_ended_week_is_not_rewritten() {
         .map(|l| l.trim().trim_matches([',', '"']).to_string())
         .collect();
     let id = &week_ids[0];
-    let paper = site.path().join("content/papers").join(&id[..4]).join(format!("{id}.md"));
+    let paper = site
+        .path()
+        .join("content/papers")
+        .join(&id[..4])
+        .join(format!("{id}.md"));
     std::fs::remove_file(&paper).unwrap();
     let out = fetch_file(site.path(), &api, &[]);
     assert_ok(&out);
@@ -138,13 +167,25 @@ fn the_same_paper_from_rss_and_api_is_one_paper() {
     assert_ok(&out);
     assert!(stderr(&out).contains("0 new papers"), "{}", stderr(&out));
     let text = read(&page);
-    assert!(text.contains("published = 2024-11-26T03:04:05Z"), "API date wins: {text}");
+    assert!(
+        text.contains("published = 2024-11-26T03:04:05Z"),
+        "API date wins: {text}"
+    );
     assert!(text.contains("comment = \"12 pages\""), "{text}");
     assert!(text.contains("\"econ.GN\""), "{text}");
-    assert!(text.contains("announced = 2024-11-28T05:00:00Z"), "first announcement kept: {text}");
+    assert!(
+        text.contains("announced = 2024-11-28T05:00:00Z"),
+        "first announcement kept: {text}"
+    );
     let count = walkdir::WalkDir::new(site.path().join("content/papers"))
         .into_iter()
-        .filter(|e| e.as_ref().unwrap().path().to_string_lossy().contains("2411.17700"))
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .to_string_lossy()
+                .contains("2411.17700")
+        })
         .count();
     assert_eq!(count, 1);
 }
@@ -175,13 +216,20 @@ fn a_journal_item_is_matched_by_doi() {
     assert_ok(&fetch_file(site.path(), &api, &[]));
     let out = fetch_file(site.path(), &journal, &[]);
     assert_ok(&out);
-    assert!(stderr(&out).contains("1 new paper,") && stderr(&out).contains("1 duplicate"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("1 new paper,") && stderr(&out).contains("1 duplicate"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
 fn dry_run_writes_nothing_and_filters_narrow() {
     let fixtures = need_fixtures!();
-    let config = format!("{}\n[filter]\nkeywords = [\"fuzz\"]\n", common::BASIC_CONFIG);
+    let config = format!(
+        "{}\n[filter]\nkeywords = [\"fuzz\"]\n",
+        common::BASIC_CONFIG
+    );
     let site = temp_site(&config);
     let api = fixtures.join("arxiv_api/api_2026-04_query_all-testing_100entries.xml");
     let dry = fetch_file(site.path(), &api, &["--dry-run"]);
@@ -208,10 +256,17 @@ fn dry_run_writes_nothing_and_filters_narrow() {
 
 #[test]
 fn a_broken_config_names_the_key() {
-    let site = temp_site(&format!("{}\n[[sources]]\nkind = \"arxiv\"\nquerry = \"cat:cs.DC\"\n", common::BASIC_CONFIG));
+    let site = temp_site(&format!(
+        "{}\n[[sources]]\nkind = \"arxiv\"\nquerry = \"cat:cs.DC\"\n",
+        common::BASIC_CONFIG
+    ));
     let out = paperboy(site.path(), &["fetch"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("querry") && stderr(&out).contains("paperboy.toml:"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("querry") && stderr(&out).contains("paperboy.toml:"),
+        "{}",
+        stderr(&out)
+    );
     let out = paperboy(site.path(), &["fetch", "--bogus"]);
     assert_eq!(out.status.code(), Some(2));
 }

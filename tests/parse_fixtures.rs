@@ -37,7 +37,11 @@ fn every_fixture_parses_or_fails_cleanly() {
             Ok((_, feed)) => {
                 for p in &feed.papers {
                     assert!(!p.id.as_str().is_empty(), "{name}: paper without id");
-                    assert!(!p.title.contains('\u{fffd}') || name.contains("invalid"), "{name}: {}", p.title);
+                    assert!(
+                        !p.title.contains('\u{fffd}') || name.contains("invalid"),
+                        "{name}: {}",
+                        p.title
+                    );
                 }
             }
             Err(e) => {
@@ -45,7 +49,8 @@ fn every_fixture_parses_or_fails_cleanly() {
                 assert!(!msg.is_empty());
                 // Only the malformed set and the arXiv error answer may fail.
                 assert!(
-                    entry.path().to_string_lossy().contains("/malformed/") || name.contains("error_entry"),
+                    entry.path().to_string_lossy().contains("/malformed/")
+                        || name.contains("error_entry"),
                     "{name} should parse: {msg}"
                 );
             }
@@ -57,82 +62,187 @@ fn every_fixture_parses_or_fails_cleanly() {
 #[test]
 fn arxiv_api_2026_hundred_entries() {
     let dir = need_fixtures!();
-    let (kind, feed) = parse(&dir, "arxiv_api/api_2026-04_query_all-testing_100entries.xml").unwrap();
+    let (kind, feed) = parse(
+        &dir,
+        "arxiv_api/api_2026-04_query_all-testing_100entries.xml",
+    )
+    .unwrap();
     assert_eq!(kind, SourceKind::Arxiv);
     assert_eq!(feed.papers.len(), 100);
-    assert!(feed.papers.iter().all(|p| !p.title.is_empty() && !p.authors.is_empty()));
-    assert!(feed.papers.iter().all(|p| p.links.pdf.starts_with("https://arxiv.org/pdf/")));
+    assert!(
+        feed.papers
+            .iter()
+            .all(|p| !p.title.is_empty() && !p.authors.is_empty())
+    );
+    assert!(
+        feed.papers
+            .iter()
+            .all(|p| p.links.pdf.starts_with("https://arxiv.org/pdf/"))
+    );
     assert!(feed.papers.iter().any(|p| !p.doi.is_empty()));
     assert!(feed.papers.iter().any(|p| !p.comment.is_empty()));
     assert!(feed.papers.iter().any(|p| !p.journal_ref.is_empty()));
     // Real UTF-8 names arrive intact.
     let names: Vec<&String> = feed.papers.iter().flat_map(|p| &p.authors).collect();
-    assert!(names.iter().any(|n| n.contains("Ramírez") || n.contains("Götz")), "{names:?}");
+    assert!(
+        names
+            .iter()
+            .any(|n| n.contains("Ramírez") || n.contains("Götz")),
+        "{names:?}"
+    );
 }
 
 #[test]
 fn arxiv_api_legacy_wrapped_and_old_style_ids() {
     let dir = need_fixtures!();
-    let (_, feed) = parse(&dir, "arxiv_api/api_2016-10_query_au_del_maestro_10entries.xml").unwrap();
+    let (_, feed) = parse(
+        &dir,
+        "arxiv_api/api_2016-10_query_au_del_maestro_10entries.xml",
+    )
+    .unwrap();
     assert_eq!(feed.papers.len(), 10);
     for p in &feed.papers {
-        assert!(!p.title.contains('\n') && !p.title.contains("  "), "unwrapped: {:?}", p.title);
+        assert!(
+            !p.title.contains('\n') && !p.title.contains("  "),
+            "unwrapped: {:?}",
+            p.title
+        );
         assert!(!p.abstract_text.starts_with(' '));
     }
-    assert!(feed.papers.iter().any(|p| p.id.as_str().starts_with("cond-mat/")));
-    let (_, feed) = parse(&dir, "arxiv_api/api_2026-05_idlist_astro-ph_0601001_oldstyle_id.xml").unwrap();
+    assert!(
+        feed.papers
+            .iter()
+            .any(|p| p.id.as_str().starts_with("cond-mat/"))
+    );
+    let (_, feed) = parse(
+        &dir,
+        "arxiv_api/api_2026-05_idlist_astro-ph_0601001_oldstyle_id.xml",
+    )
+    .unwrap();
     let p = &feed.papers[0];
     assert_eq!(p.id.as_str(), "astro-ph/0601001");
     assert_eq!(p.id.content_path(), "0601/astro-ph-0601001.md");
     assert!(!p.journal_ref.is_empty() && !p.comment.is_empty());
-    assert!(p.abstract_text.contains('<'), "&lt; decoded: {}", p.abstract_text);
+    assert!(
+        p.abstract_text.contains('<'),
+        "&lt; decoded: {}",
+        p.abstract_text
+    );
 }
 
 #[test]
 fn arxiv_api_blank_entries_error_entry_zero_and_title_zero() {
     let dir = need_fixtures!();
-    let (_, feed) = parse(&dir, "arxiv_api/api_2025-08_idlist_4ids_missing_blank_entries.xml").unwrap();
+    let (_, feed) = parse(
+        &dir,
+        "arxiv_api/api_2025-08_idlist_4ids_missing_blank_entries.xml",
+    )
+    .unwrap();
     assert_eq!((feed.papers.len(), feed.blank_entries), (1, 3));
     let (_, feed) = parse(&dir, "arxiv_api/api_2025-11_idlist_4ids_missing.xml").unwrap();
     let p = &feed.papers[0];
     // Nov 2025 links carry only href: PDF told apart by URL.
     assert!(p.links.pdf.contains("/pdf/"), "{:?}", p.links);
     assert!(p.links.abs.contains("/abs/"));
-    let (_, feed) = parse(&dir, "arxiv_api/api_2026-04_idlist_0000.0000_zero_results.xml").unwrap();
+    let (_, feed) = parse(
+        &dir,
+        "arxiv_api/api_2026-04_idlist_0000.0000_zero_results.xml",
+    )
+    .unwrap();
     assert!(feed.papers.is_empty());
-    let (_, feed) = parse(&dir, "arxiv_api/api_2026-04_idlist_2104.12255v1_title_is_0.xml").unwrap();
+    let (_, feed) = parse(
+        &dir,
+        "arxiv_api/api_2026-04_idlist_2104.12255v1_title_is_0.xml",
+    )
+    .unwrap();
     assert_eq!(feed.papers[0].title, "0");
     assert!(feed.papers[0].abstract_text.contains("$35,000"));
-    let err = parse(&dir, "arxiv_api/api_2026-04_idlist_abc_error_entry_http400.xml").unwrap_err();
-    assert!(format!("{err:#}").contains("incorrect id format for abc"), "{err:#}");
+    let err = parse(
+        &dir,
+        "arxiv_api/api_2026-04_idlist_abc_error_entry_http400.xml",
+    )
+    .unwrap_err();
+    assert!(
+        format!("{err:#}").contains("incorrect id format for abc"),
+        "{err:#}"
+    );
 }
 
 #[test]
 fn arxiv_rss_and_atom_announcements() {
     let dir = need_fixtures!();
-    let (kind, feed) = parse(&dir, "arxiv_rss/arxiv_rss_20archives_2024-11-28_sliceA_70items.xml").unwrap();
+    let (kind, feed) = parse(
+        &dir,
+        "arxiv_rss/arxiv_rss_20archives_2024-11-28_sliceA_70items.xml",
+    )
+    .unwrap();
     assert_eq!(kind, SourceKind::ArxivRss);
     assert_eq!(feed.papers.len(), 70);
-    let count = |t| feed.papers.iter().filter(|p| p.announce_type == Some(t)).count();
-    assert_eq!((count(AnnounceType::New), count(AnnounceType::Cross), count(AnnounceType::Replace)), (40, 5, 25));
+    let count = |t| {
+        feed.papers
+            .iter()
+            .filter(|p| p.announce_type == Some(t))
+            .count()
+    };
+    assert_eq!(
+        (
+            count(AnnounceType::New),
+            count(AnnounceType::Cross),
+            count(AnnounceType::Replace)
+        ),
+        (40, 5, 25)
+    );
     for p in &feed.papers {
-        assert!(!p.abstract_text.starts_with("arXiv:"), "prefix stripped: {}", p.abstract_text);
+        assert!(
+            !p.abstract_text.starts_with("arXiv:"),
+            "prefix stripped: {}",
+            p.abstract_text
+        );
         assert!(!p.abstract_text.contains("Announce Type"));
-        assert_eq!(p.announced.unwrap().to_rfc3339(), "2024-11-28T05:00:00+00:00");
+        assert_eq!(
+            p.announced.unwrap().to_rfc3339(),
+            "2024-11-28T05:00:00+00:00"
+        );
     }
     assert!(feed.papers.iter().any(|p| p.version > 1));
-    assert!(feed.papers.iter().any(|p| p.authors.len() > 3), "comma-joined dc:creator split");
-    assert!(feed.papers.iter().any(|p| !p.doi.is_empty() && !p.doi.contains(' ')));
+    assert!(
+        feed.papers.iter().any(|p| p.authors.len() > 3),
+        "comma-joined dc:creator split"
+    );
+    assert!(
+        feed.papers
+            .iter()
+            .any(|p| !p.doi.is_empty() && !p.doi.contains(' '))
+    );
 
     let (kind, feed) = parse(&dir, "arxiv_rss/arxiv_atom_cs.AI_2025-08-20_86entries.xml").unwrap();
     assert_eq!(kind, SourceKind::ArxivRss);
     assert_eq!(feed.papers.len(), 86);
-    let count = |t| feed.papers.iter().filter(|p| p.announce_type == Some(t)).count();
-    assert_eq!((count(AnnounceType::New), count(AnnounceType::Cross)), (41, 45));
+    let count = |t| {
+        feed.papers
+            .iter()
+            .filter(|p| p.announce_type == Some(t))
+            .count()
+    };
+    assert_eq!(
+        (count(AnnounceType::New), count(AnnounceType::Cross)),
+        (41, 45)
+    );
     assert!(feed.papers.iter().all(|p| !p.authors.is_empty()));
-    assert!(!feed.papers.iter().flat_map(|p| &p.authors).any(|a| a.contains("\\'")), "LaTeX accents read");
+    assert!(
+        !feed
+            .papers
+            .iter()
+            .flat_map(|p| &p.authors)
+            .any(|a| a.contains("\\'")),
+        "LaTeX accents read"
+    );
 
-    let (_, feed) = parse(&dir, "arxiv_rss/arxiv_rss_test_2024-11-28_empty_channel.xml").unwrap();
+    let (_, feed) = parse(
+        &dir,
+        "arxiv_rss/arxiv_rss_test_2024-11-28_empty_channel.xml",
+    )
+    .unwrap();
     assert!(feed.papers.is_empty(), "an empty day is not an error");
 }
 
@@ -146,27 +256,55 @@ fn journal_feeds() {
     assert_eq!(p.doi, "10.1101/2025.04.07.647590");
     assert_eq!(p.id.as_str(), "doi-10.1101-2025.04.07.647590");
     assert!(p.title.starts_with("SpatioCell") && !p.title.ends_with(' '));
-    assert_eq!(p.links.abs, "https://www.biorxiv.org/content/10.1101/2025.04.07.647590v1?rss=1");
+    assert_eq!(
+        p.links.abs,
+        "https://www.biorxiv.org/content/10.1101/2025.04.07.647590v1?rss=1"
+    );
     assert_eq!(p.authors[0], "N. Hou");
 
-    let (_, feed) = parse(&dir, "general/oup_bioinformatics_openaccess_2025-03-22_rss2.xml").unwrap();
+    let (_, feed) = parse(
+        &dir,
+        "general/oup_bioinformatics_openaccess_2025-03-22_rss2.xml",
+    )
+    .unwrap();
     assert_eq!(feed.papers.len(), 4);
     for p in &feed.papers {
         assert!(p.doi.starts_with("10.1093/bioinformatics/"), "{}", p.doi);
-        assert!(!p.abstract_text.contains('<'), "raw HTML stripped: {}", p.abstract_text);
+        assert!(
+            !p.abstract_text.contains('<'),
+            "raw HTML stripped: {}",
+            p.abstract_text
+        );
         assert!(p.abstract_text.contains("Abstract"));
     }
 
-    let (_, feed) = parse(&dir, "general/nature_subject_bioinformatics_2025-03-19_atom.xml").unwrap();
+    let (_, feed) = parse(
+        &dir,
+        "general/nature_subject_bioinformatics_2025-03-19_atom.xml",
+    )
+    .unwrap();
     assert_eq!(feed.papers.len(), 30);
-    assert!(feed.papers.iter().all(|p| p.abstract_text.is_empty() && p.links.abs.starts_with("https://www.nature.com/")));
+    assert!(
+        feed.papers
+            .iter()
+            .all(|p| p.abstract_text.is_empty()
+                && p.links.abs.starts_with("https://www.nature.com/"))
+    );
 
     let (_, feed) = parse(&dir, "general/inovacaotecnologica_2020_rss2_iso-8859-1.xml").unwrap();
-    assert!(feed.papers[0].title.contains('ç') || feed.papers[0].abstract_text.contains('ç'), "{:?}", feed.papers[0].title);
+    assert!(
+        feed.papers[0].title.contains('ç') || feed.papers[0].abstract_text.contains('ç'),
+        "{:?}",
+        feed.papers[0].title
+    );
 
     let (_, feed) = parse(&dir, "general/intertwingly_blog_2012_atom.xml").unwrap();
     // Relative links resolved against the feed's own address.
-    assert!(feed.papers.iter().all(|p| p.links.abs.starts_with("http")), "{:?}", feed.papers[0].links);
+    assert!(
+        feed.papers.iter().all(|p| p.links.abs.starts_with("http")),
+        "{:?}",
+        feed.papers[0].links
+    );
 }
 
 #[test]
@@ -176,9 +314,16 @@ fn malformed_cases_salvage_or_name_the_position() {
     // Truncated download: the whole entries before the cut are kept, with a warning.
     let (_, feed) = m("real_arxiv_atom_cs.AI_truncated_mid_entry.xml").unwrap();
     assert_eq!(feed.papers.len(), 4);
-    assert!(feed.warnings.iter().any(|w| w.contains("line 69")), "{:?}", feed.warnings);
+    assert!(
+        feed.warnings.iter().any(|w| w.contains("line 69")),
+        "{:?}",
+        feed.warnings
+    );
     // Not a feed at all.
-    let err = format!("{:#}", m("real_html_document_moved_instead_of_feed.xml").unwrap_err());
+    let err = format!(
+        "{:#}",
+        m("real_html_document_moved_instead_of_feed.xml").unwrap_err()
+    );
     assert!(err.contains("not a feed"), "{err}");
     let err = format!("{:#}", m("fp_rss_empty_document.xml").unwrap_err());
     assert!(err.contains("empty"), "{err}");

@@ -9,7 +9,13 @@ use quick_xml::escape::escape;
 pub fn xml_text(s: &str) -> String {
     let cleaned: String = s
         .chars()
-        .filter(|&c| matches!(c, '\t' | '\n' | '\r') || (c >= ' ' && !('\u{7f}'..='\u{9f}').contains(&c) && c != '\u{fffe}' && c != '\u{ffff}'))
+        .filter(|&c| {
+            matches!(c, '\t' | '\n' | '\r')
+                || (c >= ' '
+                    && !('\u{7f}'..='\u{9f}').contains(&c)
+                    && c != '\u{fffe}'
+                    && c != '\u{ffff}')
+        })
         .collect();
     escape(cleaned.as_str()).into_owned()
 }
@@ -36,31 +42,46 @@ pub fn atom(meta: &FeedMeta, papers: &[&PaperEntry], urls: &Urls) -> String {
     out.push_str("<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"en\">\n");
     out.push_str(&format!("  <title>{}</title>\n", xml_text(meta.title)));
     if !meta.subtitle.is_empty() {
-        out.push_str(&format!("  <subtitle>{}</subtitle>\n", xml_text(meta.subtitle)));
+        out.push_str(&format!(
+            "  <subtitle>{}</subtitle>\n",
+            xml_text(meta.subtitle)
+        ));
     }
     let self_url = urls.permalink(meta.self_rel);
-    out.push_str(&format!("  <link rel=\"self\" type=\"application/atom+xml\" href=\"{}\"/>\n", xml_text(&self_url)));
+    out.push_str(&format!(
+        "  <link rel=\"self\" type=\"application/atom+xml\" href=\"{}\"/>\n",
+        xml_text(&self_url)
+    ));
     out.push_str(&format!(
         "  <link rel=\"alternate\" type=\"text/html\" href=\"{}\"/>\n",
         xml_text(&urls.permalink(meta.alternate_rel))
     ));
     out.push_str(&format!("  <id>{}</id>\n", xml_text(&self_url)));
     out.push_str(&format!("  <updated>{updated}</updated>\n"));
-    out.push_str("  <generator uri=\"https://github.com/paperboy-ssg/paperboy\">paperboy</generator>\n");
+    out.push_str(
+        "  <generator uri=\"https://github.com/paperboy-ssg/paperboy\">paperboy</generator>\n",
+    );
     for p in papers {
         let f = &p.front;
         let link = urls.permalink(&super::views::paper_rel(p));
         out.push_str("  <entry>\n");
         out.push_str(&format!("    <title>{}</title>\n", xml_text(&f.title)));
-        out.push_str(&format!("    <link rel=\"alternate\" type=\"text/html\" href=\"{}\"/>\n", xml_text(&link)));
+        out.push_str(&format!(
+            "    <link rel=\"alternate\" type=\"text/html\" href=\"{}\"/>\n",
+            xml_text(&link)
+        ));
         let abs = super::views::safe_url(&f.links.abs);
         if !abs.is_empty() {
-            out.push_str(&format!("    <link rel=\"related\" type=\"text/html\" href=\"{}\"/>\n", xml_text(abs)));
+            out.push_str(&format!(
+                "    <link rel=\"related\" type=\"text/html\" href=\"{}\"/>\n",
+                xml_text(abs)
+            ));
         }
         out.push_str(&format!("    <id>{}</id>\n", xml_text(&link)));
         out.push_str(&format!(
             "    <published>{}</published>\n",
-            f.published.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+            f.published
+                .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
         ));
         out.push_str(&format!(
             "    <updated>{}</updated>\n",
@@ -70,13 +91,23 @@ pub fn atom(meta: &FeedMeta, papers: &[&PaperEntry], urls: &Urls) -> String {
             out.push_str("    <author><name>unknown</name></author>\n");
         }
         for a in &f.authors {
-            out.push_str(&format!("    <author><name>{}</name></author>\n", xml_text(a)));
+            out.push_str(&format!(
+                "    <author><name>{}</name></author>\n",
+                xml_text(a)
+            ));
         }
         for c in &f.categories {
             out.push_str(&format!("    <category term=\"{}\"/>\n", xml_text(c)));
         }
-        let summary = if f.review.summary.is_empty() { &f.abstract_text } else { &f.review.summary };
-        out.push_str(&format!("    <summary type=\"text\">{}</summary>\n", xml_text(summary)));
+        let summary = if f.review.summary.is_empty() {
+            &f.abstract_text
+        } else {
+            &f.review.summary
+        };
+        out.push_str(&format!(
+            "    <summary type=\"text\">{}</summary>\n",
+            xml_text(summary)
+        ));
         out.push_str("  </entry>\n");
     }
     out.push_str("</feed>\n");
@@ -89,9 +120,14 @@ pub const SITEMAP_MAX_URLS: usize = 30_000;
 /// Returns (site-relative path, contents) pairs.
 pub fn sitemaps(rels: &[String], urls: &Urls, max: usize) -> Vec<(String, String)> {
     let urlset = |chunk: &[String]| {
-        let mut s = String::from("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
+        let mut s = String::from(
+            "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
+        );
         for rel in chunk {
-            s.push_str(&format!("  <url><loc>{}</loc></url>\n", xml_text(&urls.permalink(rel))));
+            s.push_str(&format!(
+                "  <url><loc>{}</loc></url>\n",
+                xml_text(&urls.permalink(rel))
+            ));
         }
         s.push_str("</urlset>\n");
         s
@@ -100,10 +136,15 @@ pub fn sitemaps(rels: &[String], urls: &Urls, max: usize) -> Vec<(String, String
         return vec![("sitemap.xml".into(), urlset(rels))];
     }
     let mut files = Vec::new();
-    let mut index = String::from("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
+    let mut index = String::from(
+        "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
+    );
     for (n, chunk) in rels.chunks(max).enumerate() {
         let name = format!("sitemap{}.xml", n + 1);
-        index.push_str(&format!("  <sitemap><loc>{}</loc></sitemap>\n", xml_text(&urls.permalink(&name))));
+        index.push_str(&format!(
+            "  <sitemap><loc>{}</loc></sitemap>\n",
+            xml_text(&urls.permalink(&name))
+        ));
         files.push((name, urlset(chunk)));
     }
     index.push_str("</sitemapindex>\n");
@@ -112,5 +153,8 @@ pub fn sitemaps(rels: &[String], urls: &Urls, max: usize) -> Vec<(String, String
 }
 
 pub fn robots(urls: &Urls) -> String {
-    format!("User-agent: *\nAllow: /\n\nSitemap: {}\n", urls.permalink("sitemap.xml"))
+    format!(
+        "User-agent: *\nAllow: /\n\nSitemap: {}\n",
+        urls.permalink("sitemap.xml")
+    )
 }

@@ -51,8 +51,11 @@ pub fn load_templates(root: &Path, theme: &str) -> Result<tera::Tera> {
     files.extend(template_files(&root.join("templates"))?);
     let mut tera = tera::Tera::default();
     tera.autoescape_on(vec![".html", ".xml"]);
-    let list: Vec<(PathBuf, Option<String>)> =
-        files.into_iter().map(|(name, path)| (path, Some(name))).collect();
+    tera.set_escape_fn(escape_html);
+    let list: Vec<(PathBuf, Option<String>)> = files
+        .into_iter()
+        .map(|(name, path)| (path, Some(name)))
+        .collect();
     tera.add_template_files(list)
         .map_err(|e| anyhow!("{}", tera_error(&e)))?;
     for name in REQUIRED {
@@ -65,6 +68,23 @@ pub fn load_templates(root: &Path, theme: &str) -> Result<tera::Tera> {
         }
     }
     Ok(tera)
+}
+
+/// HTML escaping for text and quoted attributes. Unlike Tera's default it leaves `/`
+/// alone, so URLs stay readable in the page source.
+pub fn escape_html(input: &str) -> String {
+    let mut out = String::with_capacity(input.len() + input.len() / 8);
+    for c in input.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#x27;"),
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// Tera's error with its causes on one line: "Failed to render 'paper.html': Variable `x` not found".
@@ -80,5 +100,6 @@ pub fn tera_error(e: &tera::Error) -> String {
 }
 
 pub fn render(tera: &tera::Tera, name: &str, ctx: &tera::Context) -> Result<String> {
-    tera.render(name, ctx).map_err(|e| anyhow!("{}", tera_error(&e)))
+    tera.render(name, ctx)
+        .map_err(|e| anyhow!("{}", tera_error(&e)))
 }

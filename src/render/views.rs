@@ -140,10 +140,15 @@ pub fn paper_view<'a>(site: &'a Site, i: usize, urls: &Urls) -> PaperView<'a> {
         authors: &f.authors,
         published: f.published.format("%Y-%m-%d").to_string(),
         updated: f.updated.format("%Y-%m-%d").to_string(),
-        published_iso: f.published.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        published_iso: f
+            .published
+            .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
         updated_iso: f.updated.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
         primary_category: cat_link(if f.primary_category.is_empty() {
-            f.categories.first().map(String::as_str).unwrap_or("uncategorized")
+            f.categories
+                .first()
+                .map(String::as_str)
+                .unwrap_or("uncategorized")
         } else {
             &f.primary_category
         }),
@@ -170,7 +175,10 @@ pub fn paper_view<'a>(site: &'a Site, i: usize, urls: &Urls) -> PaperView<'a> {
         },
         body: &p.body_html,
         extra: &f.extra,
-        week: site.week_of.get(&i).map(|&d| week_link(&site.digests[d], urls)),
+        week: site
+            .week_of
+            .get(&i)
+            .map(|&d| week_link(&site.digests[d], urls)),
     }
 }
 
@@ -229,7 +237,11 @@ pub fn digest_view<'a>(site: &'a Site, di: usize, urls: &Urls) -> DigestView<'a>
     let rel = digest_rel(d);
     DigestView {
         week: d.week.to_string(),
-        title: if d.front.title.is_empty() { "" } else { &d.front.title },
+        title: if d.front.title.is_empty() {
+            ""
+        } else {
+            &d.front.title
+        },
         start: d.front.start.unwrap_or_else(|| d.week.start()).to_string(),
         end: d.front.end.unwrap_or_else(|| d.week.end()).to_string(),
         url: urls.path(&rel),
@@ -237,7 +249,11 @@ pub fn digest_view<'a>(site: &'a Site, di: usize, urls: &Urls) -> DigestView<'a>
         body: &d.body_html,
         paper_count: d.papers.len(),
         groups,
-        updated_papers: d.updated.iter().map(|&i| paper_view(site, i, urls)).collect(),
+        updated_papers: d
+            .updated
+            .iter()
+            .map(|&i| paper_view(site, i, urls))
+            .collect(),
         // Digests are newest first: the previous week is the next index.
         prev: site.digests.get(di + 1).map(|p| week_link(p, urls)),
         next: di.checked_sub(1).map(|n| week_link(&site.digests[n], urls)),
@@ -260,7 +276,11 @@ pub fn week_summaries(site: &Site, urls: &Urls) -> Vec<WeekSummary> {
         .iter()
         .map(|d| WeekSummary {
             week: d.week.to_string(),
-            title: if d.front.title.is_empty() { d.week.title() } else { d.front.title.clone() },
+            title: if d.front.title.is_empty() {
+                d.week.title()
+            } else {
+                d.front.title.clone()
+            },
             url: urls.path(&digest_rel(d)),
             start: d.front.start.unwrap_or_else(|| d.week.start()).to_string(),
             end: d.front.end.unwrap_or_else(|| d.week.end()).to_string(),

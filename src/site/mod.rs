@@ -76,7 +76,8 @@ pub fn markdown_to_html(md: &str) -> String {
 }
 
 fn read_paper(path: &Path) -> Result<PaperEntry> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let split = frontmatter::split(&text, path)?;
     let front: PaperFront = frontmatter::parse(&split, path)?;
     Ok(PaperEntry {
@@ -88,10 +89,12 @@ fn read_paper(path: &Path) -> Result<PaperEntry> {
 }
 
 fn read_digest(path: &Path) -> Result<(Week, DigestFront, String)> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let split = frontmatter::split(&text, path)?;
     let front: DigestFront = frontmatter::parse(&split, path)?;
-    let week = Week::parse(&front.week).map_err(|e| anyhow!("{}:2: key `week`: {e}", path.display()))?;
+    let week =
+        Week::parse(&front.week).map_err(|e| anyhow!("{}:2: key `week`: {e}", path.display()))?;
     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
     if stem != front.week {
         bail!(
@@ -194,7 +197,9 @@ fn index(
     for list in categories.iter_mut().map(|c| &mut c.papers) {
         list.sort_by(|&a, &b| {
             let (pa, pb) = (&papers[a].front, &papers[b].front);
-            pb.published.cmp(&pa.published).then_with(|| pa.id.cmp(&pb.id))
+            pb.published
+                .cmp(&pa.published)
+                .then_with(|| pa.id.cmp(&pb.id))
         });
     }
     Ok(Site {
@@ -210,8 +215,18 @@ fn index(
 pub fn category_slug(name: &str) -> String {
     let s: String = name
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '_' { c } else { '-' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
         .collect();
     let s = s.trim_matches(['-', '.']).replace("..", ".");
-    if s.is_empty() { "uncategorized".into() } else { s }
+    if s.is_empty() {
+        "uncategorized".into()
+    } else {
+        s
+    }
 }

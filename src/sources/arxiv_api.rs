@@ -16,8 +16,14 @@ pub fn parse(root: &Element, ctx: &ParseContext, out: &mut ParsedFeed) -> Result
                 .push("the last entry was cut off and was left out".into());
             continue;
         }
-        let id_text = entry.first_own("id").map(|e| e.clean_text()).unwrap_or_default();
-        let title = entry.first_own("title").map(|e| e.clean_text()).unwrap_or_default();
+        let id_text = entry
+            .first_own("id")
+            .map(|e| e.clean_text())
+            .unwrap_or_default();
+        let title = entry
+            .first_own("title")
+            .map(|e| e.clean_text())
+            .unwrap_or_default();
         // arXiv reports errors as a feed whose one entry is the message.
         if id_text.contains("arxiv.org/api/errors") || (title == "Error" && id_text.is_empty()) {
             let msg = entry
@@ -32,17 +38,21 @@ pub fn parse(root: &Element, ctx: &ParseContext, out: &mut ParsedFeed) -> Result
             continue;
         }
         let Some((id, version)) = PaperId::from_arxiv_ref(&id_text) else {
-            out.warnings
-                .push(format!("entry with an id that is not an arXiv id: {id_text:?}"));
+            out.warnings.push(format!(
+                "entry with an id that is not an arXiv id: {id_text:?}"
+            ));
             continue;
         };
         let version = version.unwrap_or(1);
         let published = entry
             .first_own("published")
             .and_then(|e| parse_date(&e.text()));
-        let updated = entry.first_own("updated").and_then(|e| parse_date(&e.text()));
+        let updated = entry
+            .first_own("updated")
+            .and_then(|e| parse_date(&e.text()));
         let Some(published) = published.or(updated) else {
-            out.warnings.push(format!("{id}: no published date; left out"));
+            out.warnings
+                .push(format!("{id}: no published date; left out"));
             continue;
         };
         let updated = updated.unwrap_or(published).max(published);
@@ -67,7 +77,10 @@ pub fn parse(root: &Element, ctx: &ParseContext, out: &mut ParsedFeed) -> Result
         }
         let authors = entry
             .own("author")
-            .filter_map(|a| a.first_own("name").map(|n| super::text::latex_accents(&n.clean_text())))
+            .filter_map(|a| {
+                a.first_own("name")
+                    .map(|n| super::text::latex_accents(&n.clean_text()))
+            })
             .filter(|n| !n.is_empty())
             .collect();
         let field = |name: &str| {

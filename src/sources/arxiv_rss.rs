@@ -60,7 +60,11 @@ fn parse_item(
         .unwrap_or_default();
     let link = item
         .first_own("link")
-        .map(|l| l.attr("href").map(str::to_string).unwrap_or_else(|| l.clean_text()))
+        .map(|l| {
+            l.attr("href")
+                .map(str::to_string)
+                .unwrap_or_else(|| l.clean_text())
+        })
         .unwrap_or_default();
     let (id, version) = PaperId::from_arxiv_ref(&guid)
         .or_else(|| PaperId::from_arxiv_ref(head))

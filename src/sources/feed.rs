@@ -115,9 +115,7 @@ fn parse_item(item: &Element, base: Option<&reqwest::Url>, ctx: &ParseContext) -
         .filter(|_| link.contains("arxiv.org"))
         .map(|(id, _)| id)
         .or_else(|| PaperId::from_doi(&doi))
-        .unwrap_or_else(|| {
-            PaperId::from_item_key(if guid.is_empty() { &link } else { &guid })
-        });
+        .unwrap_or_else(|| PaperId::from_item_key(if guid.is_empty() { &link } else { &guid }));
     let mut authors: Vec<String> = item
         .in_ns(NS_DC, "creator")
         .flat_map(|c| split_authors(&c.text()))
@@ -134,7 +132,10 @@ fn parse_item(item: &Element, base: Option<&reqwest::Url>, ctx: &ParseContext) -
     let date_of = |name: &'static str| item.own(name).find_map(|e| parse_date(&e.text()));
     let published = date_of("published")
         .or_else(|| date_of("pubDate"))
-        .or_else(|| item.in_ns(NS_DC, "date").find_map(|e| parse_date(&e.text())))
+        .or_else(|| {
+            item.in_ns(NS_DC, "date")
+                .find_map(|e| parse_date(&e.text()))
+        })
         .or_else(|| {
             item.elements()
                 .filter(|e| e.name == "publicationDate")
@@ -152,7 +153,11 @@ fn parse_item(item: &Element, base: Option<&reqwest::Url>, ctx: &ParseContext) -
         .unwrap_or_default();
     let mut categories: Vec<String> = item
         .own("category")
-        .map(|c| c.attr("term").map(str::to_string).unwrap_or_else(|| c.clean_text()))
+        .map(|c| {
+            c.attr("term")
+                .map(str::to_string)
+                .unwrap_or_else(|| c.clean_text())
+        })
         .filter(|c| !c.is_empty())
         .collect();
     categories.dedup();

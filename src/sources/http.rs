@@ -59,7 +59,10 @@ impl HttpClient {
             .iter()
             .map(|b| format!("{b:02x}"))
             .collect();
-        Some((dir.join(format!("{hex}.json")), dir.join(format!("{hex}.body"))))
+        Some((
+            dir.join(format!("{hex}.json")),
+            dir.join(format!("{hex}.body")),
+        ))
     }
 
     fn wait_for_host(&mut self, url: &reqwest::Url) {
@@ -121,7 +124,10 @@ impl HttpClient {
                     if status == 429 || (500..600).contains(&status) {
                         let asked = retry_after(resp.headers());
                         if attempt >= self.config.retries {
-                            bail!("GET {url}: HTTP {status} (gave up after {} tries)", attempt + 1);
+                            bail!(
+                                "GET {url}: HTTP {status} (gave up after {} tries)",
+                                attempt + 1
+                            );
                         }
                         if let Some(asked) = asked {
                             if asked.as_secs_f64() > self.config.max_retry_after_seconds {
@@ -173,7 +179,13 @@ impl HttpClient {
         Duration::from_secs(1u64 << attempt.min(6))
     }
 
-    fn store_cache(&self, url: &str, etag: Option<String>, last_modified: Option<String>, body: &[u8]) {
+    fn store_cache(
+        &self,
+        url: &str,
+        etag: Option<String>,
+        last_modified: Option<String>,
+        body: &[u8],
+    ) {
         let Some((meta_path, body_path)) = self.cache_paths(url) else {
             return;
         };
@@ -215,7 +227,11 @@ fn read_capped(resp: reqwest::blocking::Response, cap: u64) -> Result<Vec<u8>, B
 }
 
 fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
-    let v = headers.get(reqwest::header::RETRY_AFTER)?.to_str().ok()?.trim();
+    let v = headers
+        .get(reqwest::header::RETRY_AFTER)?
+        .to_str()
+        .ok()?
+        .trim();
     if let Ok(secs) = v.parse::<u64>() {
         return Some(Duration::from_secs(secs));
     }

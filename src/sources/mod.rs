@@ -38,8 +38,13 @@ pub struct ParsedFeed {
 pub fn detect(root: &xml::Element) -> Option<SourceKind> {
     match root.name.as_str() {
         "feed" => {
-            let id = root.first_own("id").map(|e| e.clean_text()).unwrap_or_default();
-            if root.first_in_ns(xml::NS_OPENSEARCH, "totalResults").is_some()
+            let id = root
+                .first_own("id")
+                .map(|e| e.clean_text())
+                .unwrap_or_default();
+            if root
+                .first_in_ns(xml::NS_OPENSEARCH, "totalResults")
+                .is_some()
                 || id.contains("arxiv.org/api")
             {
                 Some(SourceKind::Arxiv)
@@ -77,7 +82,11 @@ pub fn detect(root: &xml::Element) -> Option<SourceKind> {
 /// Parses one feed document. `kind` None detects it. Never panics: a document that is
 /// not a feed, or an XML error before any whole entry, is an error; an error after some
 /// entries keeps them and says so in a warning.
-pub fn parse_feed(bytes: &[u8], kind: Option<SourceKind>, ctx: &mut ParseContext) -> Result<(SourceKind, ParsedFeed)> {
+pub fn parse_feed(
+    bytes: &[u8],
+    kind: Option<SourceKind>,
+    ctx: &mut ParseContext,
+) -> Result<(SourceKind, ParsedFeed)> {
     let doc = xml::parse(bytes).map_err(|e| anyhow::anyhow!("not a feed: {e}"))?;
     let detected = detect(&doc.root);
     let kind = match (kind, detected) {

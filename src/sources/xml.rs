@@ -116,7 +116,10 @@ impl Element {
         out.push('<');
         out.push_str(&self.name);
         for (k, v) in &self.attrs {
-            out.push_str(&format!(" {k}=\"{}\"", quick_xml::escape::escape(v.as_str())));
+            out.push_str(&format!(
+                " {k}=\"{}\"",
+                quick_xml::escape::escape(v.as_str())
+            ));
         }
         out.push('>');
         out.push_str(&self.inner_markup());
@@ -128,7 +131,9 @@ fn is_extension_ns(ns: &str) -> bool {
     matches!(
         ns,
         NS_ARXIV | NS_OPENSEARCH | NS_DC | NS_PRISM | NS_RDF | NS_CONTENT
-    ) || (ns.starts_with("http://purl.org/") && !ns.starts_with("http://purl.org/rss/1.0/") && ns != "http://purl.org/net/rss1.1#")
+    ) || (ns.starts_with("http://purl.org/")
+        && !ns.starts_with("http://purl.org/rss/1.0/")
+        && ns != "http://purl.org/net/rss1.1#")
         || ns.starts_with("http://purl.org/rss/1.0/modules/")
         || ns.starts_with("http://search.yahoo.com/mrss")
         || ns.starts_with("http://www.itunes.com/")
@@ -165,7 +170,9 @@ pub fn decode(bytes: &[u8], warnings: &mut Vec<String>) -> String {
             Some(enc) if enc != encoding_rs::UTF_8 => {
                 let (text, _, had_errors) = enc.decode(bytes);
                 if had_errors {
-                    warnings.push(format!("bytes not valid in the declared {label} were replaced"));
+                    warnings.push(format!(
+                        "bytes not valid in the declared {label} were replaced"
+                    ));
                 }
                 return text.into_owned();
             }
@@ -176,7 +183,9 @@ pub fn decode(bytes: &[u8], warnings: &mut Vec<String>) -> String {
     match std::str::from_utf8(bytes) {
         Ok(s) => s.to_string(),
         Err(_) => {
-            warnings.push("not valid UTF-8 and no usable encoding declared; read as windows-1252".into());
+            warnings.push(
+                "not valid UTF-8 and no usable encoding declared; read as windows-1252".into(),
+            );
             encoding_rs::WINDOWS_1252.decode(bytes).0.into_owned()
         }
     }
@@ -189,7 +198,10 @@ fn declared_encoding(bytes: &[u8]) -> Option<String> {
     let decl_end = head[start..].find("?>")? + start;
     let decl = &head[start..decl_end];
     let at = decl.find("encoding")?;
-    let rest = decl[at + "encoding".len()..].trim_start().strip_prefix('=')?.trim_start();
+    let rest = decl[at + "encoding".len()..]
+        .trim_start()
+        .strip_prefix('=')?
+        .trim_start();
     let quote = rest.chars().next().filter(|c| *c == '"' || *c == '\'')?;
     let value = &rest[1..];
     let end = value.find(quote)?;
@@ -229,7 +241,12 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(text.len());
     let before = &text.as_bytes()[..offset];
     let line = before.iter().filter(|b| **b == b'\n').count() + 1;
-    let col = offset - before.iter().rposition(|b| *b == b'\n').map_or(0, |p| p + 1) + 1;
+    let col = offset
+        - before
+            .iter()
+            .rposition(|b| *b == b'\n')
+            .map_or(0, |p| p + 1)
+        + 1;
     (line, col)
 }
 
@@ -426,8 +443,14 @@ mod tests {
             br#"<feed xmlns="http://www.w3.org/2005/Atom" xmlns:a="http://arxiv.org/schemas/atom"><title>A &amp; B&hellip; &#945;</title><a:comment>c</a:comment></feed>"#,
         )
         .unwrap();
-        assert_eq!(doc.root.first_own("title").unwrap().text(), "A & B\u{2026} \u{3b1}");
-        assert_eq!(doc.root.first_in_ns(NS_ARXIV, "comment").unwrap().text(), "c");
+        assert_eq!(
+            doc.root.first_own("title").unwrap().text(),
+            "A & B\u{2026} \u{3b1}"
+        );
+        assert_eq!(
+            doc.root.first_in_ns(NS_ARXIV, "comment").unwrap().text(),
+            "c"
+        );
         assert!(doc.error.is_none());
     }
 
@@ -443,7 +466,8 @@ mod tests {
 
     #[test]
     fn latin1_declared() {
-        let doc = parse(b"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><t>Inova\xe7\xe3o</t>").unwrap();
+        let doc =
+            parse(b"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><t>Inova\xe7\xe3o</t>").unwrap();
         assert_eq!(doc.root.text(), "Inova\u{e7}\u{e3}o");
     }
 }

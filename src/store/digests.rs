@@ -13,7 +13,11 @@ pub fn digest_path(content_dir: &Path, week: Week) -> PathBuf {
 fn ids_of(doc: &DocumentMut, key: &str) -> Vec<String> {
     doc.get(key)
         .and_then(|i| i.as_array())
-        .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -60,7 +64,11 @@ pub fn render(
             doc["week"] = value(week.to_string());
             doc["title"] = value(week.title());
             let date = |d: chrono::NaiveDate| {
-                value(d.to_string().parse::<toml_edit::Datetime>().expect("a date is a TOML date"))
+                value(
+                    d.to_string()
+                        .parse::<toml_edit::Datetime>()
+                        .expect("a date is a TOML date"),
+                )
             };
             doc["start"] = date(week.start());
             doc["end"] = date(week.end());

@@ -37,7 +37,12 @@ pub fn split<'a>(text: &'a str, path: &Path) -> Result<Split<'a>> {
     let after_open = text[3..]
         .strip_prefix("\r\n")
         .or_else(|| text[3..].strip_prefix('\n'))
-        .ok_or_else(|| anyhow!("{}:1: the opening {fence} must stand alone on its line", path.display()))?;
+        .ok_or_else(|| {
+            anyhow!(
+                "{}:1: the opening {fence} must stand alone on its line",
+                path.display()
+            )
+        })?;
     let mut offset = 0;
     for line in after_open.split_inclusive('\n') {
         if line.trim_end() == fence {
@@ -64,7 +69,11 @@ pub fn parse<T: DeserializeOwned>(split: &Split, path: &Path) -> Result<T> {
         Format::Toml => toml::from_str(split.front).map_err(|e| {
             let line = e
                 .span()
-                .map(|s| split.front[..s.start.min(split.front.len())].matches('\n').count())
+                .map(|s| {
+                    split.front[..s.start.min(split.front.len())]
+                        .matches('\n')
+                        .count()
+                })
                 .unwrap_or(0);
             anyhow!(
                 "{}:{}: {}",
@@ -76,8 +85,17 @@ pub fn parse<T: DeserializeOwned>(split: &Split, path: &Path) -> Result<T> {
         Format::Yaml => serde_saphyr::from_str(split.front).map_err(|e| {
             let msg = e.to_string();
             let line = yaml_line(&msg).unwrap_or(0);
-            let line = if line > 0 { split.front_line + line - 1 } else { split.front_line };
-            anyhow!("{}:{}: {}", path.display(), line, msg.lines().next().unwrap_or(""))
+            let line = if line > 0 {
+                split.front_line + line - 1
+            } else {
+                split.front_line
+            };
+            anyhow!(
+                "{}:{}: {}",
+                path.display(),
+                line,
+                msg.lines().next().unwrap_or("")
+            )
         }),
     }
 }
@@ -126,7 +144,9 @@ impl<'de> serde::de::Visitor<'de> for DateVisitor {
                 let s: String = map.next_value()?;
                 s.parse().map_err(serde::de::Error::custom)?
             } else {
-                return Err(serde::de::Error::custom(format!("unexpected key {key:?} in a date")));
+                return Err(serde::de::Error::custom(format!(
+                    "unexpected key {key:?} in a date"
+                )));
             };
             out = Some(v.to_string());
         }
@@ -260,7 +280,9 @@ mod tests {
     fn errors_name_file_and_line() {
         let f = "+++\nid = \"2602.23556\"\ntitle = \"T\"\npublished = 2026-02-26T23:39:42Z\nupdated = oops\n+++\n";
         let s = split(f, Path::new("c/p.md")).unwrap();
-        let err = parse::<PaperFront>(&s, Path::new("c/p.md")).unwrap_err().to_string();
+        let err = parse::<PaperFront>(&s, Path::new("c/p.md"))
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("c/p.md:5:"), "{err}");
     }
 }

@@ -101,7 +101,10 @@ fn string_array(items: &[String]) -> Item {
 
 fn datetime(t: chrono::DateTime<chrono::Utc>) -> Item {
     let s = t.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true);
-    value(s.parse::<toml_edit::Datetime>().expect("RFC 3339 is a TOML datetime"))
+    value(
+        s.parse::<toml_edit::Datetime>()
+            .expect("RFC 3339 is a TOML datetime"),
+    )
 }
 
 /// Writes the feed fields into a TOML document, in the contract's order for new files,
@@ -214,12 +217,14 @@ mod tests {
 
     #[test]
     fn update_keeps_review_and_body() {
-        let text = render_new(&paper(1)).replace(
-            "headline = \"\"",
-            "headline = \"Mine\" # my note",
-        ) + "My commentary.\n";
+        let text = render_new(&paper(1))
+            .replace("headline = \"\"", "headline = \"Mine\" # my note")
+            + "My commentary.\n";
         let updated = render_update(&text, &paper(2), Path::new("p.md")).unwrap();
-        assert!(updated.contains("headline = \"Mine\" # my note"), "{updated}");
+        assert!(
+            updated.contains("headline = \"Mine\" # my note"),
+            "{updated}"
+        );
         assert!(updated.ends_with("+++\nMy commentary.\n"));
         assert!(updated.contains("version = 2"));
     }

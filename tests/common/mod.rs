@@ -18,7 +18,11 @@ pub fn repo() -> PathBuf {
 /// `../shared/fixtures/feeds`, or None (and a note saying the test is skipped) in a clone
 /// without it.
 pub fn fixtures() -> Option<PathBuf> {
-    let dir = repo().join("..").join("shared").join("fixtures").join("feeds");
+    let dir = repo()
+        .join("..")
+        .join("shared")
+        .join("fixtures")
+        .join("feeds");
     if dir.is_dir() {
         Some(dir)
     } else {
@@ -72,7 +76,11 @@ pub fn example_site() -> tempfile::TempDir {
     for part in ["themes", "content"] {
         copy_dir(&repo().join(part), &dir.path().join(part));
     }
-    std::fs::copy(repo().join("paperboy.toml"), dir.path().join("paperboy.toml")).unwrap();
+    std::fs::copy(
+        repo().join("paperboy.toml"),
+        dir.path().join("paperboy.toml"),
+    )
+    .unwrap();
     dir
 }
 
@@ -123,7 +131,11 @@ pub fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
         .filter(|e| e.file_type().is_file())
         .map(|e| {
             (
-                e.path().strip_prefix(dir).unwrap().to_string_lossy().into_owned(),
+                e.path()
+                    .strip_prefix(dir)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned(),
                 std::fs::read(e.path()).unwrap(),
             )
         })
@@ -151,7 +163,9 @@ impl Request {
         })
     }
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.get(&name.to_ascii_lowercase()).map(String::as_str)
+        self.headers
+            .get(&name.to_ascii_lowercase())
+            .map(String::as_str)
     }
 }
 
@@ -165,7 +179,11 @@ pub enum Reply {
 }
 
 pub fn ok_xml(body: Vec<u8>) -> Reply {
-    Reply::Full(200, vec![("Content-Type".into(), "application/atom+xml".into())], body)
+    Reply::Full(
+        200,
+        vec![("Content-Type".into(), "application/atom+xml".into())],
+        body,
+    )
 }
 
 type Handler = dyn Fn(&Request, usize) -> Reply + Send + Sync;
@@ -263,16 +281,25 @@ fn serve(mut stream: TcpStream, reqs: &Mutex<Vec<Request>>, handler: &Handler) {
     }
     let _ = match reply {
         Reply::Full(status, headers, body) => {
-            let mut out = format!("HTTP/1.1 {status} X\r\nContent-Length: {}\r\nConnection: close\r\n", body.len());
+            let mut out = format!(
+                "HTTP/1.1 {status} X\r\nContent-Length: {}\r\nConnection: close\r\n",
+                body.len()
+            );
             for (k, v) in headers {
                 out.push_str(&format!("{k}: {v}\r\n"));
             }
             out.push_str("\r\n");
-            stream.write_all(out.as_bytes()).and_then(|_| stream.write_all(&body))
+            stream
+                .write_all(out.as_bytes())
+                .and_then(|_| stream.write_all(&body))
         }
         Reply::CutOff { claimed, body } => {
-            let out = format!("HTTP/1.1 200 OK\r\nContent-Length: {claimed}\r\nConnection: close\r\n\r\n");
-            stream.write_all(out.as_bytes()).and_then(|_| stream.write_all(&body))
+            let out = format!(
+                "HTTP/1.1 200 OK\r\nContent-Length: {claimed}\r\nConnection: close\r\n\r\n"
+            );
+            stream
+                .write_all(out.as_bytes())
+                .and_then(|_| stream.write_all(&body))
         }
         Reply::Slow(..) => unreachable!(),
     };

@@ -1,0 +1,417 @@
+//! `paperboy build` on the example site and on small sites made for one case.
+
+mod common;
+
+use common::{assert_ok, example_site, paperboy, read, stderr, temp_site, tree};
+use std::path::Path;
+
+fn build(root: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec!["build"];
+    args.extend_from_slice(extra);
+    paperboy(root, &args)
+}
+
+fn html_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#x27;")
+}
+
+/// (id, title, categories) of every paper in a content folder, read the plain way.
+fn papers_in(content: &Path) -> Vec<(String, String, Vec<String>)> {
+    let mut out = Vec::new();
+    for e in walkdir::WalkDir::new(content.join("papers")) {
+        let e = e.unwrap();
+        if !e.file_type().is_file() {
+            continue;
+        }
+        let text = read(e.path());
+        let front = text.split("+++").nth(1).unwrap();
+        let table: toml::Table = front.parse().unwrap();
+        let cats = table["categories"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect();
+        out.push((
+            table["id"].as_str().unwrap().to_string(),
+            table["title"].as_str().unwrap().to_string(),
+            cats,
+        ));
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn the_example_site_has_every_page_type() {
+    let site = example_site();
+    let out = build(site.path(), &[]);
+    assert_ok(&out);
+    let public = site.path().join("public");
+    let papers = papers_in(&site.path().join("content"));
+    let summary = stderr(&out);
+    assert!(
+        summary.contains(&format!("({} papers,", papers.len())),
+        "{summary}"
+    );
+    for f in [
+        "index.html",
+        "404.html",
+        "archive/index.html",
+        "atom.xml",
+        "sitemap.xml",
+        "robots.txt",
+        "style.css",
+    ] {
+        assert!(public.join(f).is_file(), "missing {f}");
+    }
+    for (id, title, cats) in &papers {
+        let page = read(
+            public
+                .join("papers")
+                .join(id.replace('/', "-"))
+                .join("index.html"),
+        );
+        assert!(
+            page.contains(&format!("<h1>{}</h1>", html_escape(title))),
+            "{id}: title"
+        );
+        for c in cats {
+            assert!(
+                page.contains(&format!(">{}</a>", html_escape(c))),
+                "{id}: category {c}"
+            );
+        }
+    }
+    let digests: Vec<String> = std::fs::read_dir(site.path().join("content/digests"))
+        .unwrap()
+        .map(|e| {
+            e.unwrap()
+                .path()
+                .file_stem()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    for week in &digests {
+        assert!(
+            public
+                .join("digests")
+                .join(week)
+                .join("index.html")
+                .is_file(),
+            "{week}"
+        );
+    }
+    // The archive lists every week, newest first.
+    let archive = read(public.join("archive/index.html"));
+    let mut sorted = digests.clone();
+    sorted.sort_by(|a, b| b.cmp(a));
+    let positions: Vec<usize> = sorted
+        .iter()
+        .map(|w| {
+            archive
+                .find(&format!("/digests/{w}/"))
+                .unwrap_or_else(|| panic!("{w} not in archive"))
+        })
+        .collect();
+    assert!(positions.windows(2).all(|p| p[0] < p[1]), "archive order");
+    // robots.txt points at the sitemap, which lists every paper.
+    assert!(
+        read(public.join("robots.txt"))
+            .contains("Sitemap: https://example.github.io/digest/sitemap.xml")
+    );
+    let sitemap = read(public.join("sitemap.xml"));
+    assert_eq!(
+        sitemap
+            .matches("<loc>https://example.github.io/digest/papers/")
+            .count(),
+        papers.len()
+    );
+}
+
+#[test]
+fn a_digest_shows_its_papers_grouped_by_category() {
+    let site = example_site();
+    assert_ok(&build(site.path(), &[]));
+    let public = site.path().join("public");
+    let digest_md = read(site.path().join("content/digests/2025-W34.md"));
+    let front: toml::Table = digest_md.split("+++").nth(1).unwrap().parse().unwrap();
+    let ids: Vec<&str> = front["papers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert_eq!(ids.len(), 86);
+    let page = read(public.join("digests/2025-W34/index.html"));
+    for id in &ids {
+        assert!(
+            page.contains(&format!("id=\"paper-{id}\"")),
+            "card for {id}"
+        );
+    }
+    assert_eq!(page.matches("<article class=\"card\"").count(), 86);
+    assert!(
+        page.contains("<h2><a href=\"/digest/categories/cs.AI/\">cs.AI</a>"),
+        "group heading"
+    );
+    assert_eq!(page.matches("<details class=\"abstract\">").count(), 86);
+    // The reviewed paper's card: badges, headline, summary.
+    assert!(page.contains("<span class=\"badge\">Recognition</span>"));
+    assert!(page.contains("One model plays a whole multi-agent system end to end"));
+    assert!(
+        page.contains("The week the cs.AI announcement feed brought 86 papers"),
+        "intro"
+    );
+    // Neighbouring weeks are linked.
+    assert!(page.contains("rel=\"prev\"") && page.contains("rel=\"next\""));
+    // The paper page carries the editor's commentary as HTML.
+    let paper = read(public.join("papers/2604.03438/index.html"));
+    assert!(
+        paper.contains("<strong>markdown</strong>"),
+        "markdown body rendered"
+    );
+    assert!(paper.contains("href=\"https://arxiv.org/abs/2604.03438\""));
+    assert!(paper.contains("href=\"https://arxiv.org/pdf/2604.03438v1\""));
+    assert!(paper.contains("ICST 2026"), "comment shown");
+}
+
+#[test]
+fn categories_paginate() {
+    let site = example_site();
+    assert_ok(&build(site.path(), &[]));
+    let public = site.path().join("public");
+    let papers = papers_in(&site.path().join("content"));
+    let n = papers
+        .iter()
+        .filter(|(_, _, c)| c.iter().any(|c| c == "cs.AI"))
+        .count();
+    assert!(n > 40, "enough cs.AI papers to paginate: {n}");
+    let pages = n.div_ceil(20);
+    let dir = public.join("categories/cs.AI");
+    let mut cards = dir.join("index.html").is_file() as usize * 0;
+    for p in 1..=pages {
+        let path = if p == 1 {
+            dir.join("index.html")
+        } else {
+            dir.join(format!("page/{p}/index.html"))
+        };
+        let html = read(&path);
+        cards += html.matches("<article class=\"card\"").count();
+        assert!(
+            html.contains(&format!("page {p} of {pages}")),
+            "{}",
+            path.display()
+        );
+    }
+    assert_eq!(cards, n);
+    assert!(!dir.join(format!("page/{}/index.html", pages + 1)).exists());
+    assert!(dir.join("atom.xml").is_file());
+}
+
+#[test]
+fn every_internal_link_honours_the_base_path() {
+    let site = example_site();
+    let out_dir = tempfile::tempdir().unwrap();
+    let output = out_dir.path().join("site");
+    assert_ok(&build(
+        site.path(),
+        &[
+            "--base-url",
+            "https://lab.example.org/weekly/",
+            "--output",
+            output.to_str().unwrap(),
+        ],
+    ));
+    let mut checked = 0;
+    for (rel, bytes) in tree(&output) {
+        if !rel.ends_with(".html") {
+            continue;
+        }
+        let html = String::from_utf8(bytes).unwrap();
+        for attr in ["href=\"", "src=\""] {
+            for part in html.split(attr).skip(1) {
+                let url = &part[..part.find('"').unwrap()];
+                checked += 1;
+                assert!(
+                    url.starts_with("/weekly/")
+                        || url.starts_with("https://")
+                        || url.starts_with("http://")
+                        || url.starts_with('#'),
+                    "{rel}: {url}"
+                );
+            }
+        }
+    }
+    assert!(checked > 1000);
+    let atom = read(output.join("atom.xml"));
+    assert!(atom.contains("<link rel=\"self\" type=\"application/atom+xml\" href=\"https://lab.example.org/weekly/atom.xml\"/>"));
+}
+
+#[test]
+fn feed_text_cannot_inject_markup() {
+    let site = temp_site(common::BASIC_CONFIG);
+    let paper = r#"+++
+id = "2601.00001"
+version = 1
+title = "<script>alert('title')</script> {{ site.title }} {% raw %}"
+authors = ["Eve <img src=x onerror=alert(1)>"]
+published = 2026-01-05T00:00:00Z
+updated = 2026-01-05T00:00:00Z
+primary_category = "cs.CR"
+categories = ["cs.CR"]
+abstract = "</details><script>alert('abstract')</script>"
+comment = "<b>bold</b>"
+journal_ref = ""
+doi = ""
+source = "arxiv"
+
+[links]
+abs = "javascript:alert('abs')"
+pdf = "https://arxiv.org/pdf/2601.00001v1"
+
+[review]
+headline = "<iframe src=evil>"
+summary = ""
+badges = ["<i>x</i>"]
+figure = "javascript:alert('figure')"
++++
+"#;
+    std::fs::create_dir_all(site.path().join("content/papers/2601")).unwrap();
+    std::fs::write(site.path().join("content/papers/2601/2601.00001.md"), paper).unwrap();
+    std::fs::create_dir_all(site.path().join("content/digests")).unwrap();
+    std::fs::write(
+        site.path().join("content/digests/2026-W02.md"),
+        "+++\nweek = \"2026-W02\"\ntitle = \"Week 2, 2026\"\npapers = [\"2601.00001\"]\n+++\n",
+    )
+    .unwrap();
+    assert_ok(&build(site.path(), &[]));
+    let public = site.path().join("public");
+    for rel in [
+        "papers/2601.00001/index.html",
+        "digests/2026-W02/index.html",
+        "index.html",
+        "categories/cs.CR/index.html",
+    ] {
+        let html = read(public.join(rel));
+        assert!(!html.contains("<script"), "{rel}: script tag");
+        assert!(!html.contains("<iframe"), "{rel}");
+        assert!(!html.contains("<img src=x"), "{rel}");
+        assert!(!html.contains("javascript:"), "{rel}: javascript URL");
+        assert!(!html.contains("<b>bold</b>"), "{rel}");
+        assert!(
+            html.contains("&lt;script&gt;alert("),
+            "{rel}: escaped text shown"
+        );
+        assert!(
+            html.contains("{{ site.title }}"),
+            "{rel}: template syntax shown as text"
+        );
+        assert_eq!(
+            html.matches("</details>").count(),
+            html.matches("<details").count(),
+            "{rel}"
+        );
+    }
+    for rel in ["atom.xml", "categories/cs.CR/atom.xml"] {
+        let xml = read(public.join(rel));
+        assert!(
+            !xml.contains("<script") && !xml.contains("javascript:"),
+            "{rel}"
+        );
+    }
+}
+
+#[test]
+fn two_builds_are_byte_identical() {
+    let site = example_site();
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    assert_ok(&build(site.path(), &["--output", a.to_str().unwrap()]));
+    assert_ok(&build(site.path(), &["--output", b.to_str().unwrap()]));
+    let (ta, tb) = (tree(&a), tree(&b));
+    assert!(ta.len() > 500);
+    assert!(ta == tb, "the two builds differ");
+}
+
+#[test]
+fn a_broken_front_matter_names_file_and_line_and_keeps_the_old_site() {
+    let site = example_site();
+    assert_ok(&build(site.path(), &[]));
+    let public = site.path().join("public");
+    let before = tree(&public);
+    let page = site.path().join("content/papers/2604/2604.03438.md");
+    let text = read(&page).replace("version = 1", "version = \"one\"");
+    std::fs::write(&page, text).unwrap();
+    let out = build(site.path(), &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("content/papers/2604/2604.03438.md:3:"),
+        "{err}"
+    );
+    assert!(before == tree(&public), "the previous site changed");
+    let leftovers: Vec<_> = std::fs::read_dir(site.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("building"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn site_templates_override_the_theme_and_unknown_variables_name_the_template() {
+    let site = example_site();
+    std::fs::create_dir_all(site.path().join("templates")).unwrap();
+    std::fs::write(
+        site.path().join("templates/404.html"),
+        "{% extends \"base.html\" %}{% block content %}<h1>Lost in {{ site.title }}</h1>{% endblock content %}",
+    )
+    .unwrap();
+    assert_ok(&build(site.path(), &[]));
+    assert!(
+        read(site.path().join("public/404.html"))
+            .contains("<h1>Lost in paperboy example digest</h1>")
+    );
+    let before = tree(&site.path().join("public"));
+    std::fs::write(
+        site.path().join("templates/archive.html"),
+        "{{ no_such_variable }}",
+    )
+    .unwrap();
+    let out = build(site.path(), &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("archive.html") && err.contains("no_such_variable"),
+        "{err}"
+    );
+    assert!(before == tree(&site.path().join("public")));
+}
+
+#[test]
+fn our_atom_feed_reads_back_as_a_feed() {
+    let site = example_site();
+    assert_ok(&build(site.path(), &[]));
+    let bytes = std::fs::read(site.path().join("public/atom.xml")).unwrap();
+    let mut ctx = paperboy::sources::ParseContext {
+        source_kind: "feed",
+        source_name: "self".into(),
+        base_url: None,
+        now: "2026-11-22T00:00:00Z".parse().unwrap(),
+    };
+    let (_, feed) = paperboy::sources::parse_feed(&bytes, None, &mut ctx).unwrap();
+    assert_eq!(feed.papers.len(), 50, "capped at feed_limit");
+    assert!(feed.warnings.is_empty(), "{:?}", feed.warnings);
+    assert!(feed.papers.iter().all(|p| {
+        p.links
+            .abs
+            .starts_with("https://example.github.io/digest/papers/")
+    }));
+}
