@@ -25,7 +25,7 @@ fn thousands(n: usize) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -218,11 +218,7 @@ fn render_lists(ctx: &Ctx, out: &Output) -> Result<()> {
     out.write("404.html", html.as_bytes())
 }
 
-fn newest<'a>(
-    site: &'a Site,
-    ids: impl Iterator<Item = usize>,
-    limit: usize,
-) -> Vec<&'a site::PaperEntry> {
+fn newest(site: &Site, ids: impl Iterator<Item = usize>, limit: usize) -> Vec<&site::PaperEntry> {
     let mut list: Vec<&site::PaperEntry> = ids.map(|i| &site.papers[i]).collect();
     list.sort_by(|a, b| {
         b.front

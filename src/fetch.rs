@@ -228,10 +228,10 @@ fn get_feed(
     );
     if !(200..300).contains(&resp.status) && resp.status != 304 {
         // arXiv states API errors in a feed served with 400; say what it says.
-        if let Err(e) = parse_feed(&resp.body, Some(source.kind), &mut ctx) {
-            if e.to_string().contains("answered with an error") {
-                bail!("GET {url}: HTTP {}: {e}", resp.status);
-            }
+        if let Err(e) = parse_feed(&resp.body, Some(source.kind), &mut ctx)
+            && e.to_string().contains("answered with an error")
+        {
+            bail!("GET {url}: HTTP {}: {e}", resp.status);
         }
         bail!("GET {url}: HTTP {}", resp.status);
     }
@@ -329,10 +329,10 @@ fn fetch_arxiv_api(
 }
 
 fn keep(p: &Paper, filter: &FilterConfig, since: Option<NaiveDate>) -> bool {
-    if let Some(since) = since {
-        if p.updated.date_naive() < since {
-            return false;
-        }
+    if let Some(since) = since
+        && p.updated.date_naive() < since
+    {
+        return false;
     }
     let lower = |s: &str| s.to_lowercase();
     let text = format!("{} {}", lower(&p.title), lower(&p.abstract_text));
@@ -402,14 +402,14 @@ fn apply(
     let mut updated_by_week: BTreeMap<Week, Vec<String>> = BTreeMap::new();
     let mut merged_papers: Vec<Paper> = Vec::new();
     for (id, seen) in &incoming {
-        if !id.is_arxiv() && !seen.doi.is_empty() {
-            if let Some(owner) = doi_index.get(&seen.doi.to_lowercase()) {
-                if owner != id {
-                    // A journal item for a paper we hold under its arXiv id.
-                    summary.duplicates += 1;
-                    continue;
-                }
-            }
+        if !id.is_arxiv()
+            && !seen.doi.is_empty()
+            && let Some(owner) = doi_index.get(&seen.doi.to_lowercase())
+            && owner != id
+        {
+            // A journal item for a paper we hold under its arXiv id.
+            summary.duplicates += 1;
+            continue;
         }
         let path = papers::paper_path(content_dir, id);
         match papers::read_stored(&path)? {
@@ -537,12 +537,12 @@ fn doi_index_if_needed(
     if dir.is_dir() {
         for entry in walkdir::WalkDir::new(&dir).sort_by_file_name() {
             let entry = entry?;
-            if entry.file_type().is_file() && entry.path().extension().is_some_and(|e| e == "md") {
-                if let Some((front, _)) = papers::read_stored(entry.path())? {
-                    if !front.doi.is_empty() {
-                        index.entry(front.doi.to_lowercase()).or_insert(front.id);
-                    }
-                }
+            if entry.file_type().is_file()
+                && entry.path().extension().is_some_and(|e| e == "md")
+                && let Some((front, _)) = papers::read_stored(entry.path())?
+                && !front.doi.is_empty()
+            {
+                index.entry(front.doi.to_lowercase()).or_insert(front.id);
             }
         }
     }

@@ -149,6 +149,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 .cloned()
                 .unwrap_or_else(|| cli.root.join("public"));
             let report = paperboy::build::run(&cli.root, &config, &output, !cli.quiet)?;
+            if cli.verbose {
+                for (step, took) in &report.steps {
+                    eprintln!("{:>8.1} ms  {step}", took.as_secs_f64() * 1000.0);
+                }
+            }
             if !cli.quiet {
                 eprintln!("{report}");
             }

@@ -136,10 +136,11 @@ impl PaperId {
         let s = s.trim();
         if let Some(pos) = s.rfind('v') {
             let (head, tail) = (&s[..pos], &s[pos + 1..]);
-            if !tail.is_empty() && tail.bytes().all(|b| b.is_ascii_digit()) {
-                if let Ok(id) = PaperId::parse(head) {
-                    return Ok((id, tail.parse().ok()));
-                }
+            if !tail.is_empty()
+                && tail.bytes().all(|b| b.is_ascii_digit())
+                && let Ok(id) = PaperId::parse(head)
+            {
+                return Ok((id, tail.parse().ok()));
             }
         }
         Ok((PaperId::parse(s)?, None))

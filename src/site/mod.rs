@@ -160,7 +160,7 @@ fn index(
             front,
         });
     }
-    digest_entries.sort_by(|a, b| b.week.cmp(&a.week));
+    digest_entries.sort_by_key(|d| std::cmp::Reverse(d.week));
     let mut week_of = HashMap::new();
     // Oldest first, so a paper listed twice belongs to the week that first had it.
     for (di, d) in digest_entries.iter().enumerate().rev() {

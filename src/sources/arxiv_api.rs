@@ -58,10 +58,10 @@ pub fn parse(root: &Element, ctx: &ParseContext, out: &mut ParsedFeed) -> Result
         let updated = updated.unwrap_or(published).max(published);
         let mut categories: Vec<String> = Vec::new();
         for c in entry.own("category") {
-            if let Some(term) = c.attr("term").map(str::trim).filter(|t| !t.is_empty()) {
-                if !categories.iter().any(|x| x == term) {
-                    categories.push(term.to_string());
-                }
+            if let Some(term) = c.attr("term").map(str::trim).filter(|t| !t.is_empty())
+                && !categories.iter().any(|x| x == term)
+            {
+                categories.push(term.to_string());
             }
         }
         let primary_category = entry

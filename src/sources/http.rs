@@ -110,14 +110,14 @@ impl HttpClient {
                 Ok(resp) => {
                     let status = resp.status().as_u16();
                     if status == 304 {
-                        if let Some((_, body_path)) = self.cache_paths(url) {
-                            if let Ok(body) = std::fs::read(&body_path) {
-                                return Ok(HttpResponse {
-                                    status,
-                                    body,
-                                    not_modified: true,
-                                });
-                            }
+                        if let Some((_, body_path)) = self.cache_paths(url)
+                            && let Ok(body) = std::fs::read(&body_path)
+                        {
+                            return Ok(HttpResponse {
+                                status,
+                                body,
+                                not_modified: true,
+                            });
                         }
                         bail!("GET {url}: 304 Not Modified but the cached copy is gone");
                     }
@@ -129,14 +129,14 @@ impl HttpClient {
                                 attempt + 1
                             );
                         }
-                        if let Some(asked) = asked {
-                            if asked.as_secs_f64() > self.config.max_retry_after_seconds {
-                                bail!(
-                                    "GET {url}: HTTP {status} with Retry-After of {} s, more than the {} s allowed",
-                                    asked.as_secs(),
-                                    self.config.max_retry_after_seconds
-                                );
-                            }
+                        if let Some(asked) = asked
+                            && asked.as_secs_f64() > self.config.max_retry_after_seconds
+                        {
+                            bail!(
+                                "GET {url}: HTTP {status} with Retry-After of {} s, more than the {} s allowed",
+                                asked.as_secs(),
+                                self.config.max_retry_after_seconds
+                            );
                         }
                         asked.unwrap_or_else(|| self.backoff(attempt))
                     } else {

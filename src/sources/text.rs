@@ -66,10 +66,10 @@ pub fn parse_date(s: &str) -> Option<DateTime<Utc>> {
         return Some(t.with_timezone(&Utc));
     }
     // RFC 822 with a zone name chrono does not know ("Thu, 28 Nov 2024 00:00:00 EST").
-    if let Some((head, _zone)) = s.rsplit_once(' ') {
-        if let Ok(t) = chrono::NaiveDateTime::parse_from_str(head, "%a, %d %b %Y %H:%M:%S") {
-            return Some(t.and_utc());
-        }
+    if let Some((head, _zone)) = s.rsplit_once(' ')
+        && let Ok(t) = chrono::NaiveDateTime::parse_from_str(head, "%a, %d %b %Y %H:%M:%S")
+    {
+        return Some(t.and_utc());
     }
     let date_part = s.get(..10).unwrap_or(s);
     NaiveDate::parse_from_str(date_part, "%Y-%m-%d")
