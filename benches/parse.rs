@@ -14,12 +14,7 @@ fn bench(c: &mut Criterion) {
         eprintln!("SKIPPED: {path} is missing");
         return;
     };
-    let mut ctx = ParseContext {
-        source_kind: "arxiv",
-        source_name: "bench".into(),
-        base_url: None,
-        now: "2026-11-22T00:00:00Z".parse().unwrap(),
-    };
+    let mut ctx = ParseContext::new("bench", "2026-11-22T00:00:00Z".parse().unwrap());
     let mut group = c.benchmark_group("arxiv_api_100_entries");
     group.throughput(Throughput::Bytes(bytes.len() as u64));
     group.bench_function("bytes", |b| {

@@ -142,7 +142,7 @@ fn read_saved(
             };
             match std::fs::read(path) {
                 Ok(bytes) => {
-                    let mut ctx = context(None, &label, None, opts.now);
+                    let mut ctx = ParseContext::new(&label, opts.now);
                     match parse_feed(&bytes, None, &mut ctx) {
                         Ok((_, parsed)) => absorb(&mut report, parsed),
                         Err(e) => report.error = Some(format!("{label}: {e:#}")),
@@ -154,20 +154,6 @@ fn read_saved(
             report
         })
         .collect())
-}
-
-fn context(
-    kind: Option<SourceKind>,
-    name: &str,
-    base: Option<String>,
-    now: DateTime<Utc>,
-) -> ParseContext {
-    ParseContext {
-        source_kind: kind.map(|k| k.as_str()).unwrap_or("feed"),
-        source_name: name.to_string(),
-        base_url: base,
-        now,
-    }
 }
 
 fn absorb(report: &mut SourceReport, parsed: ParsedFeed) {
@@ -220,12 +206,10 @@ fn get_feed(
     opts: &FetchOptions,
 ) -> Result<(ParsedFeed, bool)> {
     let resp = http.get(url)?;
-    let mut ctx = context(
-        Some(source.kind),
-        &source.label(),
-        Some(url.to_string()),
-        opts.now,
-    );
+    let mut ctx = ParseContext {
+        base_url: Some(url.to_string()),
+        ..ParseContext::new(&source.label(), opts.now)
+    };
     if !(200..300).contains(&resp.status) && resp.status != 304 {
         // arXiv states API errors in a feed served with 400; say what it says.
         if let Err(e) = parse_feed(&resp.body, Some(source.kind), &mut ctx)

@@ -400,12 +400,8 @@ fn our_atom_feed_reads_back_as_a_feed() {
     let site = example_site();
     assert_ok(&build(site.path(), &[]));
     let bytes = std::fs::read(site.path().join("public/atom.xml")).unwrap();
-    let mut ctx = paperboy::sources::ParseContext {
-        source_kind: "feed",
-        source_name: "self".into(),
-        base_url: None,
-        now: "2026-11-22T00:00:00Z".parse().unwrap(),
-    };
+    let mut ctx =
+        paperboy::sources::ParseContext::new("self", "2026-11-22T00:00:00Z".parse().unwrap());
     let (_, feed) = paperboy::sources::parse_feed(&bytes, None, &mut ctx).unwrap();
     assert_eq!(feed.papers.len(), 50, "capped at feed_limit");
     assert!(feed.warnings.is_empty(), "{:?}", feed.warnings);

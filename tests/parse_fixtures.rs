@@ -7,12 +7,7 @@ use paperboy::paper::AnnounceType;
 use paperboy::sources::{ParseContext, ParsedFeed, parse_feed};
 
 fn ctx() -> ParseContext {
-    ParseContext {
-        source_kind: "feed",
-        source_name: "test feed".into(),
-        base_url: None,
-        now: "2026-11-22T00:00:00Z".parse().unwrap(),
-    }
+    ParseContext::new("test feed", "2026-11-22T00:00:00Z".parse().unwrap())
 }
 
 fn parse(dir: &std::path::Path, rel: &str) -> anyhow::Result<(SourceKind, ParsedFeed)> {

@@ -158,3 +158,45 @@ pub fn robots(urls: &Urls) -> String {
         urls.permalink("sitemap.xml")
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sitemap_splits_into_an_index() {
+        let urls = Urls::new("https://example.org/d");
+        let rels: Vec<String> = (0..7).map(|i| format!("papers/{i}/")).collect();
+        let one = sitemaps(&rels, &urls, 10);
+        assert_eq!(one.len(), 1);
+        assert_eq!(one[0].1.matches("<url>").count(), 7);
+        let split = sitemaps(&rels, &urls, 3);
+        let names: Vec<&str> = split.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "sitemap.xml",
+                "sitemap1.xml",
+                "sitemap2.xml",
+                "sitemap3.xml"
+            ]
+        );
+        assert!(split[0].1.contains("<sitemapindex"));
+        assert!(
+            split[0]
+                .1
+                .contains("<loc>https://example.org/d/sitemap3.xml</loc>")
+        );
+        assert_eq!(split[3].1.matches("<url>").count(), 1);
+        assert!(
+            split[1]
+                .1
+                .contains("<loc>https://example.org/d/papers/0/</loc>")
+        );
+    }
+
+    #[test]
+    fn xml_text_drops_forbidden_controls() {
+        assert_eq!(xml_text("a\u{0}b\u{1b}c<&>\u{85}"), "abc&lt;&amp;&gt;");
+    }
+}

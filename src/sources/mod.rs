@@ -24,6 +24,18 @@ pub struct ParseContext {
     pub now: DateTime<Utc>,
 }
 
+impl ParseContext {
+    /// A context for a feed of unknown kind (the parser sets the kind it detects).
+    pub fn new(source_name: &str, now: DateTime<Utc>) -> ParseContext {
+        ParseContext {
+            source_kind: "feed",
+            source_name: source_name.to_string(),
+            base_url: None,
+            now,
+        }
+    }
+}
+
 #[derive(Debug, Default)]
 pub struct ParsedFeed {
     pub papers: Vec<Paper>,
