@@ -179,7 +179,29 @@ pub struct EmailConfig {
     #[serde(default)]
     pub smtp_port: Option<u16>,
     #[serde(default)]
+    pub smtp_security: SmtpSecurity,
+    /// A mailto: or https: URL for the List-Unsubscribe header and the footer link.
+    #[serde(default)]
     pub list_unsubscribe: Option<String>,
+    #[serde(default = "default_subject")]
+    pub subject: String,
+}
+
+fn default_subject() -> String {
+    "{site}: {week}".into()
+}
+
+/// How the SMTP connection is protected.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SmtpSecurity {
+    /// Plain connection upgraded with STARTTLS (port 587).
+    #[default]
+    Starttls,
+    /// TLS from the first byte (port 465).
+    Tls,
+    /// No encryption: only for a relay on the same machine.
+    None,
 }
 
 impl Config {

@@ -6,12 +6,15 @@
 //! markdown) -> `output` (the site written aside and swapped in).
 
 pub mod build;
+pub mod check;
 pub mod config;
+pub mod email;
 pub mod fetch;
 pub mod output;
 pub mod paper;
 pub mod progress;
 pub mod render;
 pub mod site;
+pub mod snapshot;
 pub mod sources;
 pub mod store;

@@ -56,6 +56,32 @@ enum Command {
         #[arg(long)]
         output: Option<PathBuf>,
     },
+    /// Validate config, content and every internal link and anchor; writes nothing.
+    Check,
+    /// The week's digest as a newsletter: .html, .txt and .eml, optionally sent over SMTP.
+    Email {
+        /// The ISO week, e.g. 2026-W20 (default: the latest digest).
+        #[arg(long)]
+        week: Option<String>,
+        /// Where the files go (default: ROOT/email).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Deliver to the [email] recipients over SMTP.
+        #[arg(long)]
+        send: bool,
+    },
+    /// An archival copy of the built site: .tar.gz with a SHA-256 manifest, and WARC 1.1.
+    Snapshot {
+        /// Where the archives go (default: ROOT/snapshots).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Check an archive against its manifest instead of making one.
+        #[arg(long, value_name = "ARCHIVE")]
+        verify: Option<PathBuf>,
+        /// With --verify: a separate manifest to check against (default: the one inside).
+        #[arg(long, requires = "verify")]
+        manifest: Option<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -154,6 +180,80 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     eprintln!("{:>8.1} ms  {step}", took.as_secs_f64() * 1000.0);
                 }
             }
+            if !cli.quiet {
+                eprintln!("{report}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Email { week, out, send } => {
+            let opts = paperboy::email::EmailOptions {
+                week: week.clone(),
+                out: out.clone().unwrap_or_else(|| cli.root.join("email")),
+                send: *send,
+                now: now(&cli)?,
+            };
+            let report = paperboy::email::run(&cli.root, &config, &opts)?;
+            if cli.verbose {
+                for f in &report.files {
+                    eprintln!("wrote {}", f.display());
+                }
+            }
+            for r in &report.refused {
+                eprintln!("error: not delivered to {r}");
+            }
+            if !cli.quiet {
+                eprintln!("{report}");
+            }
+            Ok(if report.refused.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
+        }
+        Command::Check => {
+            let report = paperboy::check::run(&cli.root, &config)?;
+            for line in &report.broken {
+                println!("broken link: {line}");
+            }
+            if !cli.quiet {
+                eprintln!("{report}");
+            }
+            Ok(if report.broken.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
+        }
+        Command::Snapshot {
+            out,
+            verify,
+            manifest,
+        } => {
+            if let Some(archive) = verify {
+                let report = paperboy::snapshot::verify(archive, manifest.as_deref())?;
+                for p in &report.problems {
+                    println!("{p}");
+                }
+                if !cli.quiet {
+                    eprintln!(
+                        "{}: {} files, {}",
+                        archive.display(),
+                        report.files,
+                        if report.problems.is_empty() {
+                            "all match the manifest".to_string()
+                        } else {
+                            format!("{} differ from the manifest", report.problems.len())
+                        }
+                    );
+                }
+                return Ok(if report.problems.is_empty() {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::from(1)
+                });
+            }
+            let out = out.clone().unwrap_or_else(|| cli.root.join("snapshots"));
+            let report = paperboy::snapshot::run(&cli.root, &config, &out)?;
             if !cli.quiet {
                 eprintln!("{report}");
             }

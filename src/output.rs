@@ -92,6 +92,13 @@ impl Output {
     /// Puts the new site in place of the old in one step where the OS allows it.
     pub fn commit(self) -> Result<()> {
         let staging = self.staging.keep();
+        // Temporary folders are private; a published site is world-readable.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&staging, std::fs::Permissions::from_mode(0o755))
+                .with_context(|| format!("cannot set the mode of {}", staging.display()))?;
+        }
         let target = &self.target;
         if target.exists() {
             if !target.is_dir() {

@@ -10,6 +10,8 @@ pub struct Urls {
     pub base_path: String,
     /// `https://example.org/digest` without a trailing slash.
     pub base_url: String,
+    /// Links as absolute URLs (for email) rather than site paths.
+    absolute: bool,
 }
 
 impl Urls {
@@ -17,11 +19,23 @@ impl Urls {
         Urls {
             base_path: crate::config::base_path_of(base_url),
             base_url: base_url.trim_end_matches('/').to_string(),
+            absolute: false,
+        }
+    }
+    /// Links that work outside the site, in a mail client.
+    pub fn absolute(base_url: &str) -> Urls {
+        Urls {
+            absolute: true,
+            ..Urls::new(base_url)
         }
     }
     /// A site-relative path (`papers/x/`) as a link that honours the base path.
     pub fn path(&self, rel: &str) -> String {
-        format!("{}{}", self.base_path, rel)
+        if self.absolute {
+            self.permalink(rel)
+        } else {
+            format!("{}{}", self.base_path, rel)
+        }
     }
     /// The same as an absolute URL, for feeds, sitemaps and canonical links.
     pub fn permalink(&self, rel: &str) -> String {
@@ -29,7 +43,7 @@ impl Urls {
             .base_url
             .strip_suffix(self.base_path.trim_end_matches('/'))
             .unwrap_or(&self.base_url);
-        format!("{host}{}", self.path(rel))
+        format!("{host}{}{rel}", self.base_path)
     }
 }
 

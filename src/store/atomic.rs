@@ -13,11 +13,31 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         .suffix(".tmp")
         .tempfile_in(dir)
         .with_context(|| format!("cannot write in {}", dir.display()))?;
+    // Temporary files are private; the file they replace keeps its mode, a new one gets
+    // the usual 0644.
+    let mode = std::fs::metadata(path)
+        .map(|m| m.permissions())
+        .unwrap_or_else(|_| default_permissions());
     tmp.write_all(bytes)
+        .and_then(|_| tmp.as_file().set_permissions(mode))
         .and_then(|_| tmp.as_file().sync_all())
         .with_context(|| format!("cannot write {}", path.display()))?;
     tmp.persist(path)
         .map_err(|e| e.error)
         .with_context(|| format!("cannot replace {}", path.display()))?;
     Ok(())
+}
+
+#[cfg(unix)]
+fn default_permissions() -> std::fs::Permissions {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::Permissions::from_mode(0o644)
+}
+
+#[cfg(not(unix))]
+fn default_permissions() -> std::fs::Permissions {
+    tempfile::tempfile()
+        .and_then(|f| f.metadata())
+        .map(|m| m.permissions())
+        .expect("a temporary file has permissions")
 }
