@@ -102,10 +102,10 @@ pub fn check_links(site: &Path, urls: &Urls) -> Result<CheckReport> {
                     broken.push(format!("{rel}: {link} (no such page)"));
                     continue;
                 }
-                if let Some(a) = anchor.filter(|a| !a.is_empty()) {
-                    if !ids.get(file.as_str()).is_some_and(|set| set.contains(&a)) {
-                        broken.push(format!("{rel}: {link} (no id=\"{a}\" in {file})"));
-                    }
+                if let Some(a) = anchor.filter(|a| !a.is_empty())
+                    && !ids.get(file.as_str()).is_some_and(|set| set.contains(&a))
+                {
+                    broken.push(format!("{rel}: {link} (no id=\"{a}\" in {file})"));
                 }
             }
             (count, broken)

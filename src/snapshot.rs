@@ -140,7 +140,7 @@ fn tar_gz_bytes(site: &SiteFiles, manifest_text: &str, mtime: u64) -> Result<Vec
         append(rel, bytes)?;
     }
     let encoder = tar.into_inner().context("cannot finish the tar archive")?;
-    Ok(encoder.finish().context("cannot finish gzip")?)
+    encoder.finish().context("cannot finish gzip")
 }
 
 fn sha1_base32(bytes: &[u8]) -> String {
