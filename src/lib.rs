@@ -14,6 +14,7 @@ pub mod output;
 pub mod paper;
 pub mod progress;
 pub mod render;
+pub mod serve;
 pub mod site;
 pub mod snapshot;
 pub mod sources;

@@ -56,6 +56,12 @@ enum Command {
         #[arg(long)]
         output: Option<PathBuf>,
     },
+    /// Build, serve on 127.0.0.1, rebuild and reload open pages on every change.
+    Serve {
+        /// The port (0 picks a free one).
+        #[arg(long, default_value_t = 1111)]
+        port: u16,
+    },
     /// Validate config, content and every internal link and anchor; writes nothing.
     Check,
     /// The week's digest as a newsletter: .html, .txt and .eml, optionally sent over SMTP.
@@ -209,6 +215,23 @@ fn run(cli: Cli) -> Result<ExitCode> {
             } else {
                 ExitCode::from(1)
             })
+        }
+        Command::Serve { port } => {
+            let config_path = cli
+                .config
+                .clone()
+                .unwrap_or_else(|| cli.root.join("paperboy.toml"));
+            let opts = paperboy::serve::ServeOptions {
+                port: *port,
+                output: cli.root.join(".cache").join("serve"),
+            };
+            paperboy::serve::run(
+                &cli.root,
+                &opts,
+                move || Config::load(&config_path),
+                |url| eprintln!("serving {url}/ (Ctrl-C to stop)"),
+            )?;
+            Ok(ExitCode::SUCCESS)
         }
         Command::Check => {
             let report = paperboy::check::run(&cli.root, &config)?;

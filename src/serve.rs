@@ -1,0 +1,270 @@
+//! `paperboy serve`: build, serve on 127.0.0.1, rebuild when content, templates, static
+//! files or the config change, and reload open pages. A broken edit shows its error on
+//! the page and in the terminal while the last good site stays served.
+
+use crate::config::Config;
+use anyhow::{Context, Result, anyhow};
+use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
+
+/// What open pages poll for: a new generation means reload; an error is shown.
+#[derive(Debug, Default, Clone)]
+struct BuildState {
+    generation: u64,
+    error: Option<String>,
+}
+
+struct Shared {
+    state: Mutex<BuildState>,
+    changed: Condvar,
+}
+
+/// Injected into served HTML only; the built site itself has no JavaScript.
+const RELOAD_SCRIPT: &str = r#"<script>
+(function () {
+  var gen = null;
+  function banner(msg) {
+    var el = document.getElementById("paperboy-error");
+    if (!msg) { if (el) el.remove(); return; }
+    if (!el) {
+      el = document.createElement("pre");
+      el.id = "paperboy-error";
+      el.style.cssText = "position:fixed;left:0;right:0;bottom:0;margin:0;padding:1em;max-height:40vh;overflow:auto;background:#7f1d1d;color:#fff;font:14px/1.4 monospace;white-space:pre-wrap;z-index:99999";
+      document.body.appendChild(el);
+    }
+    el.textContent = "paperboy: the last edit did not build; showing the last good site.\n\n" + msg;
+  }
+  function poll() {
+    fetch("/__paperboy/events?since=" + (gen === null ? "" : gen))
+      .then(function (r) { return r.json(); })
+      .then(function (s) {
+        if (gen !== null && s.generation !== gen && !s.error) { location.reload(); return; }
+        gen = s.generation; banner(s.error); poll();
+      })
+      .catch(function () { setTimeout(poll, 1000); });
+  }
+  poll();
+})();
+</script>"#;
+
+pub struct ServeOptions {
+    pub port: u16,
+    pub output: PathBuf,
+}
+
+/// Runs until the process is stopped. `load_config` is called again before every rebuild.
+pub fn run(
+    root: &Path,
+    opts: &ServeOptions,
+    load_config: impl Fn() -> Result<Config> + Send + 'static,
+    on_ready: impl FnOnce(&str),
+) -> Result<()> {
+    let server = tiny_http::Server::http(("127.0.0.1", opts.port))
+        .map_err(|e| anyhow!("cannot listen on 127.0.0.1:{}: {e}", opts.port))?;
+    let port = server
+        .server_addr()
+        .to_ip()
+        .map(|a| a.port())
+        .ok_or_else(|| anyhow!("the server has no IP address"))?;
+    let base_url = format!("http://127.0.0.1:{port}");
+    let shared = Arc::new(Shared {
+        state: Mutex::new(BuildState::default()),
+        changed: Condvar::new(),
+    });
+    let rebuild = {
+        let (root, output, base_url, shared) = (
+            root.to_path_buf(),
+            opts.output.clone(),
+            base_url.clone(),
+            shared.clone(),
+        );
+        move || {
+            let result = load_config().and_then(|mut config| {
+                config.base_url = base_url.clone();
+                crate::build::run(&root, &config, &output, false)
+            });
+            let mut state = shared
+                .state
+                .lock()
+                .expect("no thread panics holding the lock");
+            state.generation += 1;
+            match result {
+                Ok(report) => {
+                    eprintln!("{report}");
+                    state.error = None;
+                }
+                Err(e) => {
+                    let msg = format!("{e:#}");
+                    eprintln!("error: {msg}");
+                    state.error = Some(msg);
+                }
+            }
+            shared.changed.notify_all();
+        }
+    };
+    rebuild();
+    on_ready(&base_url);
+    let _watcher = watch(root, rebuild)?;
+    for request in server.incoming_requests() {
+        let (shared, output) = (shared.clone(), opts.output.clone());
+        std::thread::spawn(move || {
+            let _ = handle(request, &shared, &output);
+        });
+    }
+    Ok(())
+}
+
+/// Watches the site's inputs; bursts of events within 200 ms make one rebuild.
+fn watch(root: &Path, rebuild: impl Fn() + Send + 'static) -> Result<notify::RecommendedWatcher> {
+    use notify::Watcher;
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut watcher = notify::recommended_watcher(tx).context("cannot watch files")?;
+    for part in ["content", "templates", "themes", "static", "paperboy.toml"] {
+        let path = root.join(part);
+        if path.exists() {
+            watcher
+                .watch(&path, notify::RecursiveMode::Recursive)
+                .with_context(|| format!("cannot watch {}", path.display()))?;
+        }
+    }
+    std::thread::spawn(move || {
+        while let Ok(event) = rx.recv() {
+            if !is_input_change(&event) {
+                continue;
+            }
+            while rx.recv_timeout(Duration::from_millis(200)).is_ok() {}
+            rebuild();
+        }
+    });
+    Ok(watcher)
+}
+
+fn is_input_change(event: &notify::Result<notify::Event>) -> bool {
+    let Ok(event) = event else { return false };
+    if matches!(event.kind, notify::EventKind::Access(_)) {
+        return false;
+    }
+    // Our own atomic writes leave `.paperboy-*.tmp` files; editors leave swap files.
+    event.paths.iter().any(|p| {
+        let name = p
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        !(name.starts_with('.')
+            || name.ends_with('~')
+            || name.ends_with(".swp")
+            || name.ends_with(".tmp"))
+    })
+}
+
+fn header(name: &str, value: &str) -> tiny_http::Header {
+    tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("valid header")
+}
+
+fn json_string(s: &str) -> String {
+    serde_json::to_string(s).expect("a string serializes")
+}
+
+fn handle(request: tiny_http::Request, shared: &Shared, output: &Path) -> std::io::Result<()> {
+    let url = request.url().to_string();
+    let (path, query) = url.split_once('?').unwrap_or((&url, ""));
+    if path == "/__paperboy/events" {
+        let since: Option<u64> = query
+            .split('&')
+            .find_map(|kv| kv.strip_prefix("since="))
+            .and_then(|v| v.parse().ok());
+        let guard = shared.state.lock().expect("lock");
+        // Long poll: answer at once when the client is behind, else wait for a build.
+        let (state, _) = shared
+            .changed
+            .wait_timeout_while(guard, Duration::from_secs(25), |s| {
+                since == Some(s.generation)
+            })
+            .expect("lock");
+        let body = format!(
+            "{{\"generation\":{},\"error\":{}}}",
+            state.generation,
+            state
+                .error
+                .as_deref()
+                .map(json_string)
+                .unwrap_or_else(|| "null".into())
+        );
+        drop(state);
+        let resp = tiny_http::Response::from_data(body)
+            .with_header(header("Content-Type", "application/json"))
+            .with_header(header("Cache-Control", "no-store"));
+        return request.respond(resp);
+    }
+    let (status, file) = match resolve(output, path) {
+        Some(f) => (200, f),
+        None => (404, output.join("404.html")),
+    };
+    let Ok(mut bytes) = std::fs::read(&file) else {
+        return request
+            .respond(tiny_http::Response::from_string("not found").with_status_code(404));
+    };
+    let is_html = file.extension().is_some_and(|e| e == "html");
+    if is_html {
+        let html = String::from_utf8_lossy(&bytes);
+        let injected = match html.rfind("</body>") {
+            Some(i) => format!("{}{RELOAD_SCRIPT}{}", &html[..i], &html[i..]),
+            None => format!("{html}{RELOAD_SCRIPT}"),
+        };
+        bytes = injected.into_bytes();
+    }
+    let resp = tiny_http::Response::from_data(bytes)
+        .with_status_code(status)
+        .with_header(header("Content-Type", content_type(&file)))
+        .with_header(header("Cache-Control", "no-store"));
+    request.respond(resp)
+}
+
+fn content_type(file: &Path) -> &'static str {
+    match file.extension().and_then(|e| e.to_str()).unwrap_or("") {
+        "html" => "text/html; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "xml" => "application/xml; charset=utf-8",
+        "txt" => "text/plain; charset=utf-8",
+        "js" => "text/javascript; charset=utf-8",
+        "json" => "application/json",
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "svg" => "image/svg+xml",
+        _ => "application/octet-stream",
+    }
+}
+
+/// A URL path to a file of the built site, refusing anything that would leave it.
+fn resolve(output: &Path, url_path: &str) -> Option<PathBuf> {
+    let decoded = percent_decode(url_path.trim_start_matches('/'));
+    let rel = Path::new(&decoded);
+    if rel.components().any(|c| !matches!(c, Component::Normal(_))) {
+        return None;
+    }
+    let mut file = output.join(rel);
+    if file.is_dir() {
+        file = file.join("index.html");
+    }
+    file.is_file().then_some(file)
+}
+
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let hex = |b: u8| (b as char).to_digit(16);
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            if let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}

@@ -1,0 +1,140 @@
+//! `paperboy serve`: a real server on 127.0.0.1 that rebuilds on edits.
+
+mod common;
+
+use common::{example_site, read};
+use std::io::BufRead;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+struct Serve {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start(root: &std::path::Path) -> Serve {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_paperboy"))
+        .arg("--root")
+        .arg(root)
+        .args(["serve", "--port", "0"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut reader = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut url = None;
+    for _ in 0..20 {
+        let mut line = String::new();
+        if reader.read_line(&mut line).unwrap() == 0 {
+            break;
+        }
+        if let Some(rest) = line.strip_prefix("serving ") {
+            url = Some(
+                rest.split_whitespace()
+                    .next()
+                    .unwrap()
+                    .trim_end_matches('/')
+                    .to_string(),
+            );
+            break;
+        }
+    }
+    // Keep draining stderr so the server never blocks on a full pipe.
+    std::thread::spawn(move || for _ in reader.lines() {});
+    Serve {
+        child,
+        url: url.expect("serve printed its address"),
+    }
+}
+
+fn get(url: &str) -> (u16, String) {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let resp = reqwest::blocking::Client::builder()
+        .timeout(Duration::from_secs(30))
+        .build()
+        .unwrap()
+        .get(url)
+        .send()
+        .unwrap();
+    (resp.status().as_u16(), resp.text().unwrap())
+}
+
+/// Polls until `cond` holds, for at most 20 seconds.
+fn eventually(what: &str, mut cond: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(20) {
+        if cond() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(150));
+    }
+    panic!("timed out waiting for {what}");
+}
+
+#[test]
+fn serves_rebuilds_and_keeps_the_last_good_site_on_a_broken_edit() {
+    let site = example_site();
+    let serve = start(site.path());
+    let page = format!("{}/digests/2025-W34/", serve.url);
+    let (status, html) = get(&page);
+    assert_eq!(status, 200);
+    assert!(html.contains("<h1>Week 34, 2025</h1>"));
+    assert!(
+        html.contains("/__paperboy/events"),
+        "reload script injected"
+    );
+    assert!(
+        html.contains(&format!("href=\"{}/style.css\"", serve.url))
+            || html.contains("href=\"/style.css\"")
+    );
+    let (status, _) = get(&format!("{}/no/such/page/", serve.url));
+    assert_eq!(status, 404);
+    let (status, _) = get(&format!("{}/../../etc/passwd", serve.url));
+    assert_eq!(status, 404);
+    let (_, events) = get(&format!("{}/__paperboy/events", serve.url));
+    let first: serde_json::Value = serde_json::from_str(&events).unwrap();
+    assert!(first["error"].is_null());
+
+    // An edit to the digest shows up.
+    let digest = site.path().join("content/digests/2025-W34.md");
+    let text = read(&digest);
+    std::fs::write(
+        &digest,
+        text.replace("The week the cs.AI", "Edited: the week the cs.AI"),
+    )
+    .unwrap();
+    eventually("the edit to be served", || {
+        get(&page).1.contains("Edited: the week the cs.AI")
+    });
+
+    // A broken edit: the error is reported, the last good page still served.
+    let paper = site.path().join("content/papers/2604/2604.03438.md");
+    let good = read(&paper);
+    std::fs::write(&paper, good.replace("version = 1", "version = \"one\"")).unwrap();
+    let mut last = serde_json::Value::Null;
+    eventually("the error to be reported", || {
+        last = serde_json::from_str(&get(&format!("{}/__paperboy/events", serve.url)).1).unwrap();
+        last["error"].is_string()
+    });
+    assert!(
+        last["error"].as_str().unwrap().contains("2604.03438.md:3"),
+        "{last}"
+    );
+    let (status, html) = get(&page);
+    assert_eq!(status, 200);
+    assert!(html.contains("Edited: the week the cs.AI"));
+
+    // Mending it clears the error.
+    std::fs::write(&paper, good).unwrap();
+    eventually("the error to clear", || {
+        let v: serde_json::Value =
+            serde_json::from_str(&get(&format!("{}/__paperboy/events", serve.url)).1).unwrap();
+        v["error"].is_null()
+    });
+}
