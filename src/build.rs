@@ -10,6 +10,9 @@ use rayon::prelude::*;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+/// Related papers listed on each paper's page.
+const RELATED_PER_PAPER: usize = 5;
+
 pub struct BuildReport {
     pub pages: usize,
     pub files: usize,
@@ -88,8 +91,10 @@ pub fn run(root: &Path, config: &Config, output: &Path, progress: bool) -> Resul
         list: Vec::new(),
         last: started,
     };
-    let site = site::load(&root.join("content"))?;
+    let mut site = site::load(&root.join("content"))?;
     steps.done("load content");
+    site.compute_related(RELATED_PER_PAPER);
+    steps.done("related papers");
     let tera = render::load_templates(root, &config.theme)?;
     steps.done("load templates");
     let urls = Urls::new(&config.base_url);
@@ -119,6 +124,10 @@ pub fn run(root: &Path, config: &Config, output: &Path, progress: bool) -> Resul
     (0..site.papers.len()).into_par_iter().try_for_each(|i| {
         let mut c = ctx.context();
         c.insert("paper", &views::paper_view(&site, i, &ctx.urls));
+        c.insert(
+            "page",
+            &views::paper_page_extras(&site, i, &ctx.urls, &config.title),
+        );
         ctx.page(&out, "paper.html", &views::paper_rel(&site.papers[i]), &c)
             .with_context(|| format!("rendering {}", site.papers[i].source_path.display()))?;
         if let Some(b) = &paper_bar {
@@ -143,8 +152,16 @@ pub fn run(root: &Path, config: &Config, output: &Path, progress: bool) -> Resul
     render_categories(&ctx, &out)?;
     steps.done("render categories");
 
+    render_authors(&ctx, &out)?;
+    steps.done("render authors");
+
     render_lists(&ctx, &out)?;
-    steps.done("render home, archive, 404");
+    steps.done("render home, archive, search, 404");
+
+    for (rel, json) in crate::render::search::build_index(&site, &ctx.urls) {
+        out.write(&rel, json.as_bytes())?;
+    }
+    steps.done("search index");
 
     render_feeds(&ctx, &out)?;
     steps.done("feeds, sitemap, robots");
@@ -198,6 +215,27 @@ fn render_categories(ctx: &Ctx, out: &Output) -> Result<()> {
     })
 }
 
+fn render_authors(ctx: &Ctx, out: &Output) -> Result<()> {
+    ctx.site.authors.par_iter().try_for_each(|author| {
+        let papers: Vec<_> = author
+            .papers
+            .iter()
+            .map(|&i| views::paper_view(ctx.site, i, &ctx.urls))
+            .collect();
+        let mut c = ctx.context();
+        c.insert(
+            "author",
+            &views::AuthorView {
+                name: author.name.clone(),
+                url: ctx.urls.path(&views::author_rel(&author.slug)),
+                paper_count: author.papers.len(),
+            },
+        );
+        c.insert("papers", &papers);
+        ctx.page(out, "author.html", &views::author_rel(&author.slug), &c)
+    })
+}
+
 fn render_lists(ctx: &Ctx, out: &Output) -> Result<()> {
     let weeks = views::week_summaries(ctx.site, &ctx.urls);
     let mut c = ctx.context();
@@ -212,6 +250,8 @@ fn render_lists(ctx: &Ctx, out: &Output) -> Result<()> {
         &weeks[..weeks.len().min(ctx.config.recent_weeks)],
     );
     ctx.page(out, "index.html", "", &c)?;
+
+    ctx.page(out, "search.html", "search/", &ctx.context())?;
 
     let c = ctx.context();
     let html = render::render(&ctx.tera, "404.html", &c)?;
@@ -254,13 +294,14 @@ fn render_feeds(ctx: &Ctx, out: &Output) -> Result<()> {
         };
         out.write(&self_rel, feeds::atom(&meta, &papers, &ctx.urls).as_bytes())?;
     }
-    let mut rels: Vec<String> = vec![String::new(), "archive/".into()];
+    let mut rels: Vec<String> = vec![String::new(), "archive/".into(), "search/".into()];
     rels.extend(site.digests.iter().map(views::digest_rel));
     for cat in &site.categories {
         let pages = cat.papers.len().div_ceil(ctx.config.paginate_by).max(1);
         rels.extend((1..=pages).map(|n| views::category_rel(&cat.slug, n)));
     }
     rels.extend(site.papers.iter().map(views::paper_rel));
+    rels.extend(site.authors.iter().map(|a| views::author_rel(&a.slug)));
     for (name, text) in feeds::sitemaps(&rels, &ctx.urls, feeds::SITEMAP_MAX_URLS) {
         out.write(&name, text.as_bytes())?;
     }

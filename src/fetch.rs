@@ -208,6 +208,7 @@ fn get_feed(
     let resp = http.get(url)?;
     let mut ctx = ParseContext {
         base_url: Some(url.to_string()),
+        category: source.name.clone(),
         ..ParseContext::new(&source.label(), opts.now)
     };
     if !(200..300).contains(&resp.status) && resp.status != 304 {

@@ -77,7 +77,10 @@ fn the_example_site_has_every_page_type() {
                 .join("index.html"),
         );
         assert!(
-            page.contains(&format!("<h1>{}</h1>", html_escape(title))),
+            page.contains(&format!(
+                "<h1>{}</h1>",
+                paperboy::render::math::text_with_math(title)
+            )),
             "{id}: title"
         );
         for c in cats {
@@ -300,7 +303,21 @@ figure = "javascript:alert('figure')"
         "categories/cs.CR/index.html",
     ] {
         let html = read(public.join(rel));
-        assert!(!html.contains("<script"), "{rel}: script tag");
+        // The only script a page may carry is its JSON-LD, which cannot hold a tag.
+        let scripts = html.matches("<script").count();
+        let json_ld = html
+            .matches("<script type=\"application/ld+json\">")
+            .count();
+        assert_eq!(scripts, json_ld, "{rel}: script tag");
+        for block in html.split("<script type=\"application/ld+json\">").skip(1) {
+            let json = &block[..block.find("</script>").unwrap()];
+            assert!(!json.contains('<'), "{rel}: raw < in JSON-LD");
+            let v: serde_json::Value = serde_json::from_str(json).unwrap();
+            assert!(
+                v["name"].as_str().unwrap().contains("<script>"),
+                "the title survives as data"
+            );
+        }
         assert!(!html.contains("<iframe"), "{rel}");
         assert!(!html.contains("<img src=x"), "{rel}");
         assert!(!html.contains("javascript:"), "{rel}: javascript URL");

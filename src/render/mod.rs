@@ -2,6 +2,8 @@
 //! the sitemap. Each function returns the bytes of one output file; `output` writes them.
 
 pub mod feeds;
+pub mod math;
+pub mod search;
 pub mod views;
 
 use anyhow::{Context, Result, anyhow};
@@ -11,6 +13,8 @@ use std::path::{Path, PathBuf};
 /// The templates every theme must have.
 pub const REQUIRED: &[&str] = &[
     "index.html",
+    "author.html",
+    "search.html",
     "paper.html",
     "digest.html",
     "category.html",
@@ -52,6 +56,16 @@ pub fn load_templates(root: &Path, theme: &str) -> Result<tera::Tera> {
     let mut tera = tera::Tera::default();
     tera.autoescape_on(vec![".html", ".xml"]);
     tera.set_escape_fn(escape_html);
+    // `{{ text | math | safe }}`: escaped text with its LaTeX as MathML.
+    tera.register_filter(
+        "math",
+        |value: &tera::Value, _: &std::collections::HashMap<String, tera::Value>| {
+            let s = value
+                .as_str()
+                .ok_or_else(|| tera::Error::msg("the math filter takes a string"))?;
+            Ok(tera::Value::String(math::text_with_math(s)))
+        },
+    );
     let list: Vec<(PathBuf, Option<String>)> = files
         .into_iter()
         .map(|(name, path)| (path, Some(name)))

@@ -363,3 +363,217 @@ pub struct SiteView<'a> {
     pub feed_url: String,
     pub categories: Vec<CategorySummary>,
 }
+
+pub fn author_rel(slug: &str) -> String {
+    format!("authors/{slug}/")
+}
+
+/// What only a paper's own page shows: linked authors, related papers and the metadata
+/// reference managers and search engines read.
+#[derive(Serialize)]
+pub struct PaperPageExtras {
+    pub authors: Vec<Link>,
+    pub related: Vec<Link>,
+    /// `citation_*` meta tags as (name, content), in arXiv's order.
+    pub citation: Vec<(&'static str, String)>,
+    /// schema.org ScholarlyArticle, safe to put inside a `<script>` element.
+    pub json_ld: String,
+    pub bibtex: String,
+    /// OpenGraph description: the summary, else the start of the abstract.
+    pub description: String,
+}
+
+/// "Aishwarya Sarkar" -> "Sarkar, Aishwarya", the form Google Scholar asks for.
+pub fn last_first(name: &str) -> String {
+    match name.trim().rsplit_once(' ') {
+        Some((first, last)) if !first.is_empty() => format!("{last}, {first}"),
+        _ => name.trim().to_string(),
+    }
+}
+
+fn ascii_word(s: &str) -> String {
+    slug::slugify(s).replace('-', "")
+}
+
+/// arXiv's BibTeX key: first author's family name, year, first significant title word.
+pub fn bibtex_key(authors: &[String], year: i32, title: &str) -> String {
+    let family = authors
+        .first()
+        .map(|a| a.trim().rsplit(' ').next().unwrap_or(a).to_string())
+        .map(|f| ascii_word(&f))
+        .filter(|f| !f.is_empty())
+        .unwrap_or_else(|| "anon".into());
+    let word = title
+        .split(|c: char| !c.is_alphanumeric())
+        .map(ascii_word)
+        .find(|w| {
+            !w.is_empty()
+                && !["a", "an", "the", "on", "of", "in", "for", "and", "to"].contains(&w.as_str())
+        })
+        .unwrap_or_default();
+    format!("{family}{year}{word}")
+}
+
+fn bibtex_value(s: &str) -> String {
+    let balanced = s.chars().try_fold(0i32, |depth, c| {
+        let d = match c {
+            '{' => depth + 1,
+            '}' => depth - 1,
+            _ => depth,
+        };
+        (d >= 0).then_some(d)
+    }) == Some(0);
+    if balanced {
+        s.to_string()
+    } else {
+        s.replace(['{', '}'], "")
+    }
+}
+
+pub fn paper_page_extras(site: &Site, i: usize, urls: &Urls, site_title: &str) -> PaperPageExtras {
+    let p = &site.papers[i];
+    let f = &p.front;
+    let authors = f
+        .authors
+        .iter()
+        .map(|a| Link {
+            name: a.clone(),
+            url: urls.path(&author_rel(
+                &site.authors[site.author_index[a.as_str()]].slug,
+            )),
+        })
+        .collect();
+    let related = site.related[i]
+        .iter()
+        .map(|&r| Link {
+            name: site.papers[r].front.title.clone(),
+            url: urls.path(&paper_rel(&site.papers[r])),
+        })
+        .collect();
+    let date = f.published.format("%Y/%m/%d").to_string();
+    let mut citation: Vec<(&'static str, String)> = vec![("citation_title", f.title.clone())];
+    citation.extend(f.authors.iter().map(|a| ("citation_author", last_first(a))));
+    citation.push(("citation_date", date.clone()));
+    citation.push((
+        "citation_online_date",
+        f.updated.format("%Y/%m/%d").to_string(),
+    ));
+    let pdf = safe_url(&f.links.pdf);
+    if !pdf.is_empty() {
+        citation.push(("citation_pdf_url", pdf.to_string()));
+    }
+    if f.id.is_arxiv() {
+        citation.push(("citation_arxiv_id", f.id.to_string()));
+    }
+    if !f.doi.is_empty() {
+        citation.push(("citation_doi", f.doi.clone()));
+    }
+    if !f.journal_ref.is_empty() {
+        citation.push(("citation_journal_title", f.journal_ref.clone()));
+    }
+    if !f.abstract_text.is_empty() {
+        citation.push(("citation_abstract", f.abstract_text.clone()));
+    }
+    let permalink = urls.permalink(&paper_rel(p));
+    let mut identifiers = Vec::new();
+    if f.id.is_arxiv() {
+        identifiers.push(format!("arXiv:{}", f.id));
+    }
+    if !f.doi.is_empty() {
+        identifiers.push(format!("https://doi.org/{}", f.doi));
+    }
+    let abs = safe_url(&f.links.abs);
+    let json = serde_json::json!({
+        "@context": "https://schema.org",
+        "@type": "ScholarlyArticle",
+        "name": f.title,
+        "headline": f.title.chars().take(110).collect::<String>(),
+        "author": f.authors.iter().map(|a| serde_json::json!({"@type": "Person", "name": a})).collect::<Vec<_>>(),
+        "datePublished": f.published.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        "dateModified": f.updated.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        "abstract": f.abstract_text,
+        "url": permalink,
+        "sameAs": if abs.is_empty() { serde_json::Value::Null } else { abs.into() },
+        "identifier": identifiers,
+        "keywords": f.categories,
+        "publisher": {"@type": "Organization", "name": site_title},
+    });
+    // `</script>` or `<!--` inside a string must not end the script element.
+    let json_ld = serde_json::to_string_pretty(&json)
+        .expect("JSON values serialize")
+        .replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026");
+    let year = f.published.format("%Y").to_string().parse().unwrap_or(1970);
+    let key = bibtex_key(&f.authors, year, &f.title);
+    let mut bib = format!(
+        "@misc{{{key},\n      title={{{}}},\n      author={{{}}},\n      year={{{year}}},\n",
+        bibtex_value(&f.title),
+        bibtex_value(&f.authors.join(" and "))
+    );
+    if f.id.is_arxiv() {
+        bib.push_str(&format!(
+            "      eprint={{{}}},\n      archivePrefix={{arXiv}},\n      primaryClass={{{}}},\n",
+            f.id, f.primary_category
+        ));
+    }
+    if !f.doi.is_empty() {
+        bib.push_str(&format!("      doi={{{}}},\n", bibtex_value(&f.doi)));
+    }
+    let url = if abs.is_empty() {
+        permalink.clone()
+    } else {
+        abs.to_string()
+    };
+    bib.push_str(&format!("      url={{{}}},\n}}", bibtex_value(&url)));
+    let description = if f.review.summary.is_empty() {
+        let mut d: String = f.abstract_text.chars().take(200).collect();
+        if f.abstract_text.chars().count() > 200 {
+            d.push('…');
+        }
+        d
+    } else {
+        f.review.summary.clone()
+    };
+    PaperPageExtras {
+        authors,
+        related,
+        citation,
+        json_ld,
+        bibtex: bib,
+        description,
+    }
+}
+
+#[derive(Serialize)]
+pub struct AuthorView {
+    pub name: String,
+    pub url: String,
+    pub paper_count: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn citation_names_and_keys() {
+        assert_eq!(last_first("Aishwarya Sarkar"), "Sarkar, Aishwarya");
+        assert_eq!(last_first("Plato"), "Plato");
+        let authors = vec!["Aishwarya Sarkar".to_string(), "Sayan Ghosh".to_string()];
+        assert_eq!(
+            bibtex_key(
+                &authors,
+                2026,
+                "Rudder: Steering Prefetching in Distributed GNN Training"
+            ),
+            "sarkar2026rudder"
+        );
+        assert_eq!(
+            bibtex_key(&["Tom Götz".into()], 2025, "The $\\omega$ test"),
+            "gotz2025omega"
+        );
+        assert_eq!(bibtex_value("a {b} c"), "a {b} c");
+        assert_eq!(bibtex_value("a } b {"), "a  b ");
+    }
+}

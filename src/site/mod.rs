@@ -1,5 +1,7 @@
 //! The site in memory: every content file loaded (in parallel) and the indexes the pages
-//! need: papers by id, weeks in order, categories with their papers.
+//! need: papers by id, weeks in order, categories and authors with their papers.
+
+pub mod related;
 
 use crate::paper::Week;
 use crate::store::frontmatter::{self, DigestFront, PaperFront};
@@ -33,6 +35,13 @@ pub struct Category {
     pub papers: Vec<usize>,
 }
 
+pub struct Author {
+    pub name: String,
+    pub slug: String,
+    /// Newest first.
+    pub papers: Vec<usize>,
+}
+
 pub struct Site {
     /// Sorted by id.
     pub papers: Vec<PaperEntry>,
@@ -43,6 +52,29 @@ pub struct Site {
     pub categories: Vec<Category>,
     /// Paper index -> the digest (index into `digests`) that announced it.
     pub week_of: HashMap<usize, usize>,
+    /// Sorted by slug.
+    pub authors: Vec<Author>,
+    /// Author name -> index into `authors`.
+    pub author_index: HashMap<String, usize>,
+    /// Paper index -> related papers, most similar first (filled by `compute_related`).
+    pub related: Vec<Vec<usize>>,
+}
+
+impl Site {
+    pub fn compute_related(&mut self, per_paper: usize) {
+        let docs: Vec<(&str, &str)> = self
+            .papers
+            .iter()
+            .map(|p| (p.front.title.as_str(), p.front.abstract_text.as_str()))
+            .collect();
+        self.related = related::related(&docs, per_paper);
+    }
+}
+
+/// A URL-safe author name: `Tom Götz` -> `tom-gotz`.
+pub fn author_slug(name: &str) -> String {
+    let s = slug::slugify(name);
+    if s.is_empty() { "anonymous".into() } else { s }
 }
 
 fn markdown_files(dir: &Path) -> Result<Vec<PathBuf>> {
@@ -202,12 +234,55 @@ fn index(
                 .then_with(|| pa.id.cmp(&pb.id))
         });
     }
+    let newest_first = |list: &mut Vec<usize>| {
+        list.sort_by(|&a, &b| {
+            let (pa, pb) = (&papers[a].front, &papers[b].front);
+            pb.published
+                .cmp(&pa.published)
+                .then_with(|| pa.id.cmp(&pb.id))
+        })
+    };
+    let mut by_author: BTreeMap<String, Author> = BTreeMap::new();
+    for (i, p) in papers.iter().enumerate() {
+        for name in &p.front.authors {
+            let slug = author_slug(name);
+            let entry = by_author.entry(slug.clone()).or_insert_with(|| Author {
+                name: name.clone(),
+                slug,
+                papers: Vec::new(),
+            });
+            if entry.papers.last() != Some(&i) {
+                entry.papers.push(i);
+            }
+        }
+    }
+    let mut authors: Vec<Author> = by_author.into_values().collect();
+    let mut author_index = HashMap::new();
+    for (ai, a) in authors.iter_mut().enumerate() {
+        newest_first(&mut a.papers);
+        author_index.insert(a.name.clone(), ai);
+    }
+    for p in &papers {
+        for name in &p.front.authors {
+            // Other spellings that share a slug link to the same page.
+            if !author_index.contains_key(name) {
+                let slug = author_slug(name);
+                let ai = authors
+                    .binary_search_by(|a| a.slug.cmp(&slug))
+                    .expect("every author has a page");
+                author_index.insert(name.clone(), ai);
+            }
+        }
+    }
     Ok(Site {
+        related: vec![Vec::new(); papers.len()],
         papers,
         by_id,
         digests: digest_entries,
         categories,
         week_of,
+        authors,
+        author_index,
     })
 }
 

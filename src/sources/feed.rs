@@ -33,6 +33,18 @@ pub fn parse(root: &Element, ctx: &ParseContext, out: &mut ParsedFeed) -> Result
         .as_deref()
         .or(self_link.as_deref())
         .and_then(|u| reqwest::Url::parse(u).ok());
+    // Items that name no category are filed under the source's configured name, else
+    // under the feed's own title.
+    let feed_title = container
+        .first_own("title")
+        .or_else(|| root.first_own("channel").and_then(|c| c.first_own("title")))
+        .map(|t| t.clean_text())
+        .filter(|t| !t.is_empty());
+    let fallback_category = ctx
+        .category
+        .clone()
+        .or(feed_title)
+        .unwrap_or_else(|| ctx.source_name.clone());
     let base = match origin {
         Some(o) => o.join(&feed_link).ok().or(Some(o)),
         None => reqwest::Url::parse(&feed_link).ok(),
@@ -44,7 +56,7 @@ pub fn parse(root: &Element, ctx: &ParseContext, out: &mut ParsedFeed) -> Result
                 .push("the last entry was cut off and was left out".into());
             continue;
         }
-        match parse_item(item, base.as_ref(), ctx) {
+        match parse_item(item, base.as_ref(), &fallback_category, ctx) {
             Some(p) => out.papers.push(p),
             None => out
                 .warnings
@@ -76,7 +88,12 @@ fn looks_like_html(s: &str) -> bool {
         || s.contains("&amp;")
 }
 
-fn parse_item(item: &Element, base: Option<&reqwest::Url>, ctx: &ParseContext) -> Option<Paper> {
+fn parse_item(
+    item: &Element,
+    base: Option<&reqwest::Url>,
+    fallback_category: &str,
+    ctx: &ParseContext,
+) -> Option<Paper> {
     let title = item
         .first_own("title")
         .or_else(|| item.first_in_ns(NS_DC, "title"))
@@ -162,7 +179,7 @@ fn parse_item(item: &Element, base: Option<&reqwest::Url>, ctx: &ParseContext) -
         .collect();
     categories.dedup();
     if categories.is_empty() {
-        categories.push(ctx.source_name.clone());
+        categories.push(fallback_category.to_string());
     }
     Some(Paper {
         id,

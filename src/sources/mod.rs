@@ -16,8 +16,11 @@ use chrono::{DateTime, Utc};
 #[derive(Debug, Clone)]
 pub struct ParseContext {
     pub source_kind: &'static str,
-    /// Used as the category of journal items that name none.
+    /// Names the source in messages.
     pub source_name: String,
+    /// The category of journal items that name none (a configured source's `name`);
+    /// None falls back to the feed's title.
+    pub category: Option<String>,
     /// Resolves relative links when the feed names no base of its own.
     pub base_url: Option<String>,
     /// Date for items that carry none.
@@ -30,6 +33,7 @@ impl ParseContext {
         ParseContext {
             source_kind: "feed",
             source_name: source_name.to_string(),
+            category: None,
             base_url: None,
             now,
         }

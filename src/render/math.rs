@@ -1,0 +1,113 @@
+//! LaTeX math in feed text (`$\mu$path`, `$O(n|m|)$`) rendered on the server to MathML,
+//! so pages need no JavaScript. Text outside math is HTML-escaped; a `$` that does not
+//! open math (`$35,000`) stays money; math that does not parse stays as its source.
+
+use pulldown_latex::{Parser, RenderConfig, Storage, push_mathml};
+
+/// Feed text as HTML with its math as MathML.
+pub fn text_with_math(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 16);
+    let mut rest = s;
+    while let Some((before, math, after)) = next_math(rest) {
+        out.push_str(&crate::render::escape_html(before));
+        match to_mathml(math) {
+            Some(mathml) => out.push_str(&mathml),
+            None => out.push_str(&crate::render::escape_html(&format!("${math}$"))),
+        }
+        rest = after;
+    }
+    out.push_str(&crate::render::escape_html(rest));
+    out
+}
+
+/// Finds the next `$…$` span by the rules Pandoc uses: the opening `$` is followed by a
+/// non-space, the closing one is preceded by a non-space and not followed by a digit, and
+/// `\$` is a literal dollar.
+fn next_math(s: &str) -> Option<(&str, &str, &str)> {
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'$' && (i == 0 || bytes[i - 1] != b'\\') {
+            let open = i;
+            let body_start = open + 1;
+            if body_start < bytes.len()
+                && !bytes[body_start].is_ascii_whitespace()
+                && bytes[body_start] != b'$'
+            {
+                let mut j = body_start;
+                while j < bytes.len() {
+                    if bytes[j] == b'$' && bytes[j - 1] != b'\\' {
+                        let closes = !bytes[j - 1].is_ascii_whitespace()
+                            && !bytes.get(j + 1).is_some_and(|b| b.is_ascii_digit());
+                        if closes {
+                            return Some((&s[..open], &s[body_start..j], &s[j + 1..]));
+                        }
+                        break;
+                    }
+                    j += 1;
+                }
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+/// MathML for one formula, or None when it does not parse.
+pub fn to_mathml(latex: &str) -> Option<String> {
+    let storage = Storage::new();
+    let events: Vec<_> = Parser::new(latex, &storage).collect();
+    if events.iter().any(|e| e.is_err()) {
+        return None;
+    }
+    let mut out = String::new();
+    // No <annotation>: pulldown-latex writes it without escaping the source.
+    push_mathml(&mut out, events.into_iter(), RenderConfig::default()).ok()?;
+    // Feed text is untrusted: if anything tag-like survived into the markup, show source.
+    let lower = out.to_ascii_lowercase();
+    if lower.contains("<script") || lower.contains("javascript:") || has_event_attribute(&lower) {
+        return None;
+    }
+    Some(out)
+}
+
+/// ` onclick=`-like attribute names inside tags.
+fn has_event_attribute(markup: &str) -> bool {
+    markup.split('<').skip(1).any(|tag| {
+        let tag = tag.split('>').next().unwrap_or("");
+        tag.split_whitespace()
+            .skip(1)
+            .any(|attr| attr.starts_with("on") && attr.contains('='))
+    })
+}
+
+/// Text for places that cannot hold markup (titles, feeds, email): LaTeX stays as it is.
+pub fn has_math(s: &str) -> bool {
+    next_math(s).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn math_becomes_mathml_and_money_stays() {
+        let html = text_with_math("$\\mu$path costs $35,000 and $O(n|m|)$ time");
+        assert!(html.starts_with("<math"), "{html}");
+        assert!(html.contains("path costs $35,000 and <math"), "{html}");
+        assert!(html.ends_with("</math> time"), "{html}");
+        assert_eq!(text_with_math("from $5 to $10"), "from $5 to $10");
+        assert_eq!(text_with_math("a < b & c"), "a &lt; b &amp; c");
+    }
+
+    #[test]
+    fn broken_math_stays_source_and_nothing_is_injected() {
+        assert_eq!(text_with_math("$\\frac{1}{$ x"), "$\\frac{1}{$ x");
+        let hostile = text_with_math("$\\text{<script>alert(1)</script>}$ <img src=x onerror=y>");
+        assert!(
+            !hostile.contains("<script") && !hostile.contains("<img"),
+            "{hostile}"
+        );
+        assert!(text_with_math("$\\text{ on the way}$").starts_with("<math"));
+    }
+}

@@ -1,0 +1,176 @@
+//! What readers, reference managers and search engines get from a paper page, and the
+//! static search index.
+
+mod common;
+
+use common::{assert_ok, example_site, read};
+use std::path::Path;
+
+fn built() -> tempfile::TempDir {
+    let site = example_site();
+    assert_ok(&common::paperboy(site.path(), &["build"]));
+    site
+}
+
+fn meta(html: &str, name: &str) -> Vec<String> {
+    let needle = format!("<meta name=\"{name}\" content=\"");
+    html.split(&needle)
+        .skip(1)
+        .map(|rest| {
+            html_escape::decode_html_entities(&rest[..rest.find('"').unwrap()]).into_owned()
+        })
+        .collect()
+}
+
+fn front(site: &Path, rel: &str) -> toml::Table {
+    read(site.join("content/papers").join(rel))
+        .split("+++")
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn paper_pages_carry_citation_tags_json_ld_and_bibtex() {
+    let site = built();
+    let f = front(site.path(), "2604/2604.03438.md");
+    let html = read(site.path().join("public/papers/2604.03438/index.html"));
+    assert_eq!(
+        meta(&html, "citation_title"),
+        [f["title"].as_str().unwrap()]
+    );
+    assert_eq!(
+        meta(&html, "citation_author"),
+        ["Parsazadeh, Hamid", "Ghaleb, Taher A.", "Hassan, Safwat"]
+    );
+    assert_eq!(meta(&html, "citation_date"), ["2026/04/03"]);
+    assert_eq!(meta(&html, "citation_arxiv_id"), ["2604.03438"]);
+    assert_eq!(
+        meta(&html, "citation_pdf_url"),
+        ["https://arxiv.org/pdf/2604.03438v1"]
+    );
+    assert!(html.contains(
+        "<meta property=\"og:url\" content=\"https://example.github.io/digest/papers/2604.03438/\">"
+    ));
+
+    let json = html
+        .split("<script type=\"application/ld+json\">")
+        .nth(1)
+        .unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&json[..json.find("</script>").unwrap()]).unwrap();
+    assert_eq!(json["@type"], "ScholarlyArticle");
+    assert_eq!(json["name"], f["title"].as_str().unwrap());
+    assert_eq!(json["author"][1]["name"], "Taher A. Ghaleb");
+    assert_eq!(json["identifier"][0], "arXiv:2604.03438");
+
+    let bib = html.split("<pre>").nth(1).unwrap();
+    let bib = html_escape::decode_html_entities(&bib[..bib.find("</pre>").unwrap()]).into_owned();
+    assert!(bib.starts_with("@misc{parsazadeh2026android,"), "{bib}");
+    assert!(
+        bib.contains("author={Hamid Parsazadeh and Taher A. Ghaleb and Safwat Hassan}"),
+        "{bib}"
+    );
+    assert!(
+        bib.contains("eprint={2604.03438}") && bib.contains("primaryClass={cs.SE}"),
+        "{bib}"
+    );
+    assert!(
+        bib.contains("archivePrefix={arXiv}")
+            && bib.contains("url={https://arxiv.org/abs/2604.03438}")
+    );
+    // A journal paper cites its DOI.
+    let oup = std::fs::read_dir(site.path().join("public/papers"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .find(|n| n.starts_with("doi-10.1093"))
+        .unwrap();
+    let oup_html = read(
+        site.path()
+            .join("public/papers")
+            .join(&oup)
+            .join("index.html"),
+    );
+    assert!(meta(&oup_html, "citation_doi")[0].starts_with("10.1093/bioinformatics/"));
+    assert!(meta(&oup_html, "citation_arxiv_id").is_empty());
+}
+
+#[test]
+fn math_is_mathml_on_pages_and_latex_in_feeds() {
+    let site = built();
+    let page = read(site.path().join("public/papers/2306.03845/index.html"));
+    let h1 = &page[page.find("<h1>").unwrap()..page.find("</h1>").unwrap()];
+    assert!(h1.contains("<math"), "{h1}");
+    assert!(h1.contains("Test: WebView-Oriented Testing"), "{h1}");
+    assert!(!h1.contains('$'), "{h1}");
+    // `$35,000` is money, not math.
+    let money = read(site.path().join("public/papers/2104.12255/index.html"));
+    let abs = &money[money.find("<section class=\"abstract-full\"").unwrap()..];
+    let abs = &abs[..abs.find("</section>").unwrap()];
+    assert!(abs.contains("$35,000") && !abs.contains("<math"), "{abs}");
+    // Feeds and titles in <head> keep the LaTeX source.
+    assert!(
+        page.contains("<title>$ω$Test"),
+        "title element keeps source"
+    );
+    let atom = read(site.path().join("public/atom.xml"));
+    assert!(!atom.contains("<math"));
+}
+
+#[test]
+fn author_pages_and_related_papers() {
+    let site = built();
+    let public = site.path().join("public");
+    let page = read(public.join("papers/2604.03438/index.html"));
+    assert!(page.contains("<a href=\"/digest/authors/taher-a-ghaleb/\">Taher A. Ghaleb</a>"));
+    let author = read(public.join("authors/taher-a-ghaleb/index.html"));
+    assert!(author.contains("<h1>Taher A. Ghaleb</h1>"));
+    assert!(author.contains("id=\"paper-2604.03438\""));
+    // Related papers link to pages that exist.
+    let related = page
+        .split("<section class=\"related\"")
+        .nth(1)
+        .expect("related papers listed");
+    let related = &related[..related.find("</section>").unwrap()];
+    let links: Vec<&str> = related
+        .split("href=\"/digest/")
+        .skip(1)
+        .map(|r| &r[..r.find('"').unwrap()])
+        .collect();
+    assert!(!links.is_empty() && links.len() <= 5, "{links:?}");
+    for l in &links {
+        assert!(public.join(l).join("index.html").is_file(), "{l}");
+        assert_ne!(*l, "papers/2604.03438/");
+    }
+}
+
+#[test]
+fn the_search_index_finds_a_paper_by_a_word_of_its_abstract() {
+    let site = built();
+    let dir = site.path().join("public/search");
+    let meta: serde_json::Value = serde_json::from_str(&read(dir.join("meta.json"))).unwrap();
+    let prefix = meta["prefix"].as_u64().unwrap() as usize;
+    // "instrumentation" is in 2604.03438's abstract.
+    let term = "instrumentation";
+    let shard_name = paperboy::render::search::shard_file(&term[..prefix]);
+    let shard: serde_json::Value =
+        serde_json::from_str(&read(dir.join(format!("index/{shard_name}.json")))).unwrap();
+    let postings = shard[term].as_array().expect("the term is indexed");
+    let chunk = meta["chunk"].as_u64().unwrap();
+    let found = postings.chunks(2).any(|p| {
+        let doc = p[0].as_u64().unwrap();
+        let docs: serde_json::Value =
+            serde_json::from_str(&read(dir.join(format!("docs/{}.json", doc / chunk)))).unwrap();
+        docs[(doc % chunk) as usize][0] == "/digest/papers/2604.03438/"
+    });
+    assert!(found);
+    assert!(site.path().join("public/search/index.html").is_file());
+    assert!(site.path().join("public/search.js").is_file());
+    let biggest = walkdir::WalkDir::new(dir.join("index"))
+        .into_iter()
+        .map(|e| e.unwrap().metadata().unwrap().len())
+        .max()
+        .unwrap();
+    assert!(biggest < 64 * 1024, "shards stay small: {biggest}");
+}
