@@ -63,12 +63,112 @@ pub fn to_mathml(latex: &str) -> Option<String> {
     let mut out = String::new();
     // No <annotation>: pulldown-latex writes it without escaping the source.
     push_mathml(&mut out, events.into_iter(), RenderConfig::default()).ok()?;
+    let out = mu_to_em(&escape_text_nodes(&out));
     // Feed text is untrusted: if anything tag-like survived into the markup, show source.
     let lower = out.to_ascii_lowercase();
     if lower.contains("<script") || lower.contains("javascript:") || has_event_attribute(&lower) {
         return None;
     }
     Some(out)
+}
+
+const MATHML_ELEMENTS: &[&str] = &[
+    "math",
+    "semantics",
+    "annotation",
+    "mrow",
+    "mi",
+    "mo",
+    "mn",
+    "ms",
+    "mtext",
+    "mspace",
+    "msub",
+    "msup",
+    "msubsup",
+    "mfrac",
+    "msqrt",
+    "mroot",
+    "mover",
+    "munder",
+    "munderover",
+    "mtable",
+    "mtr",
+    "mtd",
+    "mlabeledtr",
+    "mstyle",
+    "mpadded",
+    "mphantom",
+    "menclose",
+    "merror",
+    "mmultiscripts",
+    "mprescripts",
+    "none",
+];
+
+/// pulldown-latex writes operators such as `<` into text unescaped (`<mo><</mo>`): pass
+/// MathML tags through and escape every other `<`, `>` and `&`.
+fn escape_text_nodes(markup: &str) -> String {
+    let mut out = String::with_capacity(markup.len() + 16);
+    let mut rest = markup;
+    while let Some(c) = rest.chars().next() {
+        if c == '<' {
+            let after = rest[1..].trim_start_matches('/');
+            let name: String = after
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric())
+                .collect();
+            let end = rest.find('>');
+            if let (true, Some(end)) = (MATHML_ELEMENTS.contains(&name.as_str()), end) {
+                out.push_str(&rest[..=end]);
+                rest = &rest[end + 1..];
+                continue;
+            }
+            out.push_str("&lt;");
+        } else if c == '>' {
+            out.push_str("&gt;");
+        } else if c == '&' {
+            let entity = rest[1..].find(';').filter(|&e| {
+                e > 0
+                    && rest[1..=e]
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '#')
+            });
+            out.push_str(if entity.is_some() { "&" } else { "&amp;" });
+        } else {
+            out.push(c);
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
+/// `mu` (1/18 em) is TeX's unit, not one HTML knows: write em instead.
+fn mu_to_em(markup: &str) -> String {
+    let mut out = String::with_capacity(markup.len());
+    let mut rest = markup;
+    while let Some(pos) = rest.find("mu\"") {
+        let head = &rest[..pos];
+        let start = head
+            .rfind(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
+            .map_or(0, |i| i + 1);
+        match head[start..].parse::<f64>() {
+            Ok(v) if start < pos => {
+                out.push_str(&head[..start]);
+                let em = format!("{:.4}", v / 18.0);
+                let em = em.trim_end_matches('0').trim_end_matches('.');
+                out.push_str(em);
+                out.push_str("em\"");
+            }
+            _ => {
+                out.push_str(head);
+                out.push_str("mu\"");
+            }
+        }
+        rest = &rest[pos + 3..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// ` onclick=`-like attribute names inside tags.
@@ -91,6 +191,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn mu_lengths_become_em() {
+        assert_eq!(
+            mu_to_em(r#"<mspace width="-0.11111111mu"/><mspace width="3mu"/>"#),
+            r#"<mspace width="-0.0062em"/><mspace width="0.1667em"/>"#
+        );
+    }
+
+    #[test]
     fn math_becomes_mathml_and_money_stays() {
         let html = text_with_math("$\\mu$path costs $35,000 and $O(n|m|)$ time");
         assert!(html.starts_with("<math"), "{html}");
@@ -109,5 +217,11 @@ mod tests {
             "{hostile}"
         );
         assert!(text_with_math("$\\text{ on the way}$").starts_with("<math"));
+        let lt = text_with_math("$<26\\%$ and $a > b$");
+        assert!(
+            lt.contains("<mo>&lt;</mo>") && lt.contains("<mo>&gt;</mo>"),
+            "{lt}"
+        );
+        assert!(!lt.contains("<<"), "{lt}");
     }
 }

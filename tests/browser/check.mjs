@@ -1,0 +1,110 @@
+// Checks the built example site in a real headless Chromium (Debian's), as a reader would:
+// cards render, <details> opens, search finds a paper by a word of its abstract, dark mode
+// applies, nothing scrolls sideways at 375 px, and axe-core finds no serious violation.
+// Usage: node check.mjs BASE_URL SCREENSHOT_DIR
+import { chromium } from "playwright-core";
+import fs from "node:fs";
+import path from "node:path";
+import { createRequire } from "node:module";
+
+const [base, shots] = process.argv.slice(2);
+fs.mkdirSync(shots, { recursive: true });
+const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync"],
+});
+let passed = 0, failed = 0;
+function check(name, ok, detail = "") {
+  if (ok) { passed++; console.log(`ok   ${name}`); }
+  else { failed++; console.log(`FAIL ${name} ${detail}`); }
+}
+async function open(url, opts = {}) {
+  const context = await browser.newContext({ viewport: opts.viewport || { width: 1200, height: 900 }, colorScheme: opts.colorScheme || "light" });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(base + url, { waitUntil: "load" });
+  return { page, context, errors };
+}
+const shot = (page, name) => page.screenshot({ path: path.join(shots, name + ".png"), fullPage: false });
+
+try {
+  // Cards and <details>.
+  {
+    const { page, context } = await open("digests/2025-W34/");
+    const cards = await page.locator("article.card").count();
+    check("digest shows its 86 cards", cards === 86, `got ${cards}`);
+    const first = page.locator("article.card details.abstract").first();
+    check("abstracts start collapsed", !(await first.evaluate((d) => d.open)));
+    await first.locator("summary").click();
+    check("clicking the summary opens the abstract", await first.evaluate((d) => d.open));
+    const box = await first.locator("p").boundingBox();
+    check("the opened abstract is visible", box !== null && box.height > 20, JSON.stringify(box));
+    await shot(page, "digest-desktop");
+    await context.close();
+  }
+  // Search by a word of an abstract, from the URL and by typing.
+  {
+    const { page, context, errors } = await open("search/?q=instrumentation");
+    const hit = page.locator("#search-results a", { hasText: "Android Instrumentation Testing" });
+    await hit.first().waitFor({ timeout: 15000 }).catch(() => {});
+    check("search from ?q= finds the paper", (await hit.count()) > 0);
+    await page.fill("#search-input", "gaussian process");
+    const typed = page.locator("#search-results a", { hasText: "Gaussian Process" });
+    await typed.first().waitFor({ timeout: 15000 }).catch(() => {});
+    check("typing a query searches as you type", (await typed.count()) > 0);
+    check("the query goes into the address", page.url().includes("q=gaussian"), page.url());
+    check("search page has no script errors", errors.length === 0, errors.join("; "));
+    await shot(page, "search");
+    await context.close();
+  }
+  // Math is MathML with a width.
+  {
+    const { page, context } = await open("papers/2306.03845/");
+    const w = await page.locator("h1 math").first().evaluate((m) => m.getBoundingClientRect().width).catch(() => 0);
+    check("math renders in the title", w > 5, `width ${w}`);
+    await context.close();
+  }
+  // Dark mode.
+  {
+    const light = await open("papers/2604.03438/");
+    const lightBg = await light.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    await light.context.close();
+    const dark = await open("papers/2604.03438/", { colorScheme: "dark" });
+    const darkBg = await dark.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    check("dark mode applies", darkBg === "rgb(18, 19, 22)" && lightBg === "rgb(251, 250, 247)", `${lightBg} / ${darkBg}`);
+    await shot(dark.page, "paper-dark");
+    await dark.context.close();
+  }
+  // Phones: no horizontal scroll at 375 px.
+  const pages = ["", "digests/2025-W34/", "papers/2604.03438/", "papers/2306.03845/", "categories/cs.AI/",
+    "categories/cs.AI/page/2/", "archive/", "authors/taher-a-ghaleb/", "search/?q=testing", "404.html"];
+  for (const url of pages) {
+    const { page, context } = await open(url, { viewport: { width: 375, height: 800 } });
+    await page.waitForTimeout(url.startsWith("search") ? 500 : 0);
+    const [sw, cw] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+    check(`375 px, no sideways scroll: /${url}`, sw <= cw, `scrollWidth ${sw} > ${cw}`);
+    await shot(page, "phone-" + (url.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "") || "home"));
+    await context.close();
+  }
+  // Accessibility: axe-core, no serious or critical violation.
+  for (const url of pages) {
+    for (const colorScheme of ["light", "dark"]) {
+      const { page, context } = await open(url, { colorScheme });
+      await page.addScriptTag({ content: axeSource });
+      const result = await page.evaluate(async () => await window.axe.run(document, { resultTypes: ["violations"] }));
+      const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+      const all = result.violations.map((v) => `${v.id}(${v.impact})`).join(", ");
+      check(`axe ${colorScheme}: /${url}`, bad.length === 0,
+        bad.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`).join("; "));
+      if (all) console.log(`     (minor: ${all})`);
+      await context.close();
+    }
+  }
+} finally {
+  await browser.close();
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
