@@ -4,7 +4,6 @@ use crate::config::{Config, FilterConfig, SourceConfig, SourceKind};
 use crate::paper::{AnnounceType, Paper, PaperId, Week};
 use crate::sources::http::HttpClient;
 use crate::sources::{ParseContext, ParsedFeed, parse_feed};
-use crate::store::atomic::write_atomic;
 use crate::store::{MergeOutcome, digests, merge_records, papers};
 use anyhow::{Context, Result, bail};
 use chrono::{DateTime, NaiveDate, Utc};
@@ -101,7 +100,7 @@ pub fn run(root: &Path, config: &Config, opts: &FetchOptions) -> Result<FetchSum
         }
     };
     progress.finish();
-    apply(&content_dir, config, opts, reports)
+    apply(root, &content_dir, config, opts, reports)
 }
 
 /// Reads saved feed files (a file, or every file below a folder, in name order).
@@ -337,6 +336,7 @@ fn keep(p: &Paper, filter: &FilterConfig, since: Option<NaiveDate>) -> bool {
 
 /// Merges what the sources gave into the store and writes the changed files.
 fn apply(
+    root: &Path,
     content_dir: &Path,
     config: &Config,
     opts: &FetchOptions,
@@ -492,13 +492,31 @@ fn apply(
         }
     }
     if !opts.dry_run {
-        // Papers before digests: a digest never names a paper whose file is missing.
-        for (path, text) in &writes {
-            write_atomic(path, text.as_bytes())?;
-        }
+        remove_stale_temporaries(&writes);
+        // Papers before digests, and all of them or none (see store::journal).
+        crate::store::journal::commit(root, &writes)?;
         summary.files_written = writes.len();
     }
     Ok(summary)
+}
+
+/// A run that was killed mid-write leaves `.paperboy-*.tmp` files beside its targets; the
+/// next run (holding the site lock) clears those in the folders it writes to.
+fn remove_stale_temporaries(writes: &[(PathBuf, String)]) {
+    let mut dirs: Vec<&Path> = writes.iter().filter_map(|(p, _)| p.parent()).collect();
+    dirs.sort();
+    dirs.dedup();
+    for dir in dirs {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with(".paperboy-") && name.ends_with(".tmp") {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
 }
 
 /// DOI -> id of every stored paper, built only when a journal item needs matching.

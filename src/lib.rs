@@ -10,6 +10,7 @@ pub mod check;
 pub mod config;
 pub mod email;
 pub mod fetch;
+pub mod lock;
 pub mod output;
 pub mod paper;
 pub mod progress;

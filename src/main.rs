@@ -120,6 +120,15 @@ fn now(cli: &Cli) -> Result<chrono::DateTime<chrono::Utc>> {
     }
 }
 
+/// Finishes the writes of a fetch that was interrupted (the caller holds the site lock).
+fn recover(cli: &Cli) -> Result<()> {
+    let n = paperboy::store::journal::recover(&cli.root)?;
+    if n > 0 && !cli.quiet {
+        eprintln!("note: finished {n} writes of an interrupted fetch");
+    }
+    Ok(())
+}
+
 fn load_config(cli: &Cli) -> Result<Config> {
     let path = cli
         .config
@@ -145,6 +154,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 now: now(&cli)?,
                 progress: !cli.quiet,
             };
+            let _lock = if *dry_run {
+                None
+            } else {
+                Some(paperboy::lock::acquire(&cli.root, "fetch")?)
+            };
+            if !*dry_run {
+                recover(&cli)?;
+            }
             let summary = paperboy::fetch::run(&cli.root, &config, &opts)?;
             if *dry_run || cli.verbose {
                 for line in &summary.changes {
@@ -180,6 +197,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 .as_ref()
                 .cloned()
                 .unwrap_or_else(|| cli.root.join("public"));
+            let _lock = paperboy::lock::acquire(&cli.root, "build")?;
+            recover(&cli)?;
             let report = paperboy::build::run(&cli.root, &config, &output, !cli.quiet)?;
             if cli.verbose {
                 for (step, took) in &report.steps {
@@ -276,6 +295,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 });
             }
             let out = out.clone().unwrap_or_else(|| cli.root.join("snapshots"));
+            let _lock = paperboy::lock::acquire(&cli.root, "snapshot")?;
+            recover(&cli)?;
             let report = paperboy::snapshot::run(&cli.root, &config, &out)?;
             if !cli.quiet {
                 eprintln!("{report}");

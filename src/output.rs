@@ -14,6 +14,20 @@ pub struct Output {
     bytes: AtomicUsize,
 }
 
+/// A build that was killed leaves its staging folder behind; the next one (which holds
+/// the site lock) clears them.
+fn remove_stale_staging(parent: &Path, name: &str) {
+    let prefix = format!(".{name}.building-");
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        if entry.file_name().to_string_lossy().starts_with(&prefix) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
 impl Output {
     pub fn new(target: &Path) -> Result<Output> {
         let parent = match target.parent() {
@@ -26,6 +40,7 @@ impl Output {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "public".into());
+        remove_stale_staging(&parent, &name);
         let staging = tempfile::Builder::new()
             .prefix(&format!(".{name}.building-"))
             .tempdir_in(&parent)

@@ -259,41 +259,7 @@ fn every_internal_link_honours_the_base_path() {
 
 #[test]
 fn feed_text_cannot_inject_markup() {
-    let site = temp_site(common::BASIC_CONFIG);
-    let paper = r#"+++
-id = "2601.00001"
-version = 1
-title = "<script>alert('title')</script> {{ site.title }} {% raw %}"
-authors = ["Eve <img src=x onerror=alert(1)>"]
-published = 2026-01-05T00:00:00Z
-updated = 2026-01-05T00:00:00Z
-primary_category = "cs.CR"
-categories = ["cs.CR"]
-abstract = "</details><script>alert('abstract')</script>"
-comment = "<b>bold</b>"
-journal_ref = ""
-doi = ""
-source = "arxiv"
-
-[links]
-abs = "javascript:alert('abs')"
-pdf = "https://arxiv.org/pdf/2601.00001v1"
-
-[review]
-headline = "<iframe src=evil>"
-summary = ""
-badges = ["<i>x</i>"]
-figure = "javascript:alert('figure')"
-+++
-"#;
-    std::fs::create_dir_all(site.path().join("content/papers/2601")).unwrap();
-    std::fs::write(site.path().join("content/papers/2601/2601.00001.md"), paper).unwrap();
-    std::fs::create_dir_all(site.path().join("content/digests")).unwrap();
-    std::fs::write(
-        site.path().join("content/digests/2026-W02.md"),
-        "+++\nweek = \"2026-W02\"\ntitle = \"Week 2, 2026\"\npapers = [\"2601.00001\"]\n+++\n",
-    )
-    .unwrap();
+    let site = common::hostile_site();
     assert_ok(&build(site.path(), &[]));
     let public = site.path().join("public");
     for rel in [

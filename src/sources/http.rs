@@ -102,6 +102,10 @@ impl HttpClient {
             let retry_in = match request.send() {
                 Err(e) => {
                     let why = describe(&e);
+                    // A redirect loop or a bad URL will not mend itself.
+                    if e.is_redirect() || e.is_builder() {
+                        bail!("GET {url}: {why}");
+                    }
                     if attempt >= self.config.retries {
                         bail!("GET {url}: {why} (gave up after {} tries)", attempt + 1);
                     }

@@ -4,6 +4,7 @@
 pub mod atomic;
 pub mod digests;
 pub mod frontmatter;
+pub mod journal;
 pub mod papers;
 
 pub use papers::{MergeOutcome, merge_records};

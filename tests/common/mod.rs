@@ -84,6 +84,48 @@ pub fn example_site() -> tempfile::TempDir {
     dir
 }
 
+/// A site with one paper whose every feed field is an attack, listed in week 2026-W02.
+pub fn hostile_site() -> tempfile::TempDir {
+    let site = temp_site(&format!(
+        "{BASIC_CONFIG}\n[email]\nfrom = \"Digest <d@example.org>\"\nto = [\"r@example.org\"]\n"
+    ));
+    let paper = r#"+++
+id = "2601.00001"
+version = 1
+title = "<script>alert('title')</script> {{ site.title }} {% raw %} $\\text{<img src=x onerror=alert(1)>}$"
+authors = ["Eve <img src=x onerror=alert(1)>"]
+published = 2026-01-05T00:00:00Z
+updated = 2026-01-05T00:00:00Z
+primary_category = "cs.CR"
+categories = ["cs.CR", "\"><script>alert('cat')</script>"]
+abstract = "</details><script>alert('abstract')</script> $<script>alert(1)</script>$"
+comment = "<b>bold</b>"
+journal_ref = ""
+doi = ""
+source = "arxiv"
+
+[links]
+abs = "javascript:alert('abs')"
+pdf = "https://arxiv.org/pdf/2601.00001v1"
+
+[review]
+headline = "<iframe src=evil>"
+summary = ""
+badges = ["<i>x</i>"]
+figure = "javascript:alert('figure')"
++++
+"#;
+    std::fs::create_dir_all(site.path().join("content/papers/2601")).unwrap();
+    std::fs::write(site.path().join("content/papers/2601/2601.00001.md"), paper).unwrap();
+    std::fs::create_dir_all(site.path().join("content/digests")).unwrap();
+    std::fs::write(
+        site.path().join("content/digests/2026-W02.md"),
+        "+++\nweek = \"2026-W02\"\ntitle = \"Week 2, 2026\"\npapers = [\"2601.00001\"]\n+++\n",
+    )
+    .unwrap();
+    site
+}
+
 pub const BASIC_CONFIG: &str = r#"title = "Test digest"
 description = "Papers for tests"
 base_url = "https://example.org/digest"
