@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{assert_ok, example_site, paperboy, read, stderr, temp_site, tree};
+use common::{assert_ok, example_site, paperboy, read, stderr, tree};
 use std::path::Path;
 
 fn build(root: &Path, extra: &[&str]) -> std::process::Output {
