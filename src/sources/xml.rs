@@ -276,6 +276,10 @@ fn resolve_entity(name: &str, warnings: &mut Vec<String>) -> Option<String> {
     None
 }
 
+/// Real feeds nest a few levels; a document nested deeper is hostile, and the tree's
+/// recursive walks must not run out of stack on it.
+const MAX_DEPTH: usize = 256;
+
 /// Parses a feed. Never panics; a document with no root element at all is an error.
 pub fn parse(bytes: &[u8]) -> Result<Document, String> {
     let mut warnings = Vec::new();
@@ -315,6 +319,13 @@ pub fn parse(bytes: &[u8]) -> Result<Document, String> {
                 break;
             }
             Event::Start(start) => {
+                if stack.len() >= MAX_DEPTH {
+                    let (line, col) = line_col(&text, pos_before);
+                    error = Some(format!(
+                        "line {line}, column {col}: elements nested deeper than {MAX_DEPTH}"
+                    ));
+                    break;
+                }
                 stack.push(element_from(&reader, ns, &start, &mut warnings));
             }
             Event::Empty(start) => {
@@ -462,6 +473,13 @@ mod tests {
         assert_eq!(items.len(), 2);
         assert!(items[0].complete && !items[1].complete);
         assert!(doc.error.unwrap().contains("line 1"));
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_stack_overflow() {
+        let deep = "<a>".repeat(200_000);
+        let doc = parse(deep.as_bytes()).unwrap();
+        assert!(doc.error.unwrap().contains("nested deeper than 256"));
     }
 
     #[test]

@@ -1,0 +1,15 @@
+//! Any bytes through the feed reader and every format's parser: errors are fine, panics
+//! are not.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use paperboy::config::SourceKind;
+use paperboy::sources::{ParseContext, parse_feed};
+
+fuzz_target!(|data: &[u8]| {
+    let now = chrono::DateTime::UNIX_EPOCH;
+    for kind in [None, Some(SourceKind::Arxiv), Some(SourceKind::ArxivRss), Some(SourceKind::Feed)] {
+        let mut ctx = ParseContext::new("fuzz", now);
+        let _ = parse_feed(data, kind, &mut ctx);
+    }
+});
