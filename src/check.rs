@@ -6,7 +6,7 @@ use crate::render::views::Urls;
 use anyhow::{Context, Result};
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 #[derive(Debug, Default)]
 pub struct CheckReport {
@@ -51,24 +51,13 @@ fn attribute_values<'a>(html: &'a str, attr: &'a str) -> impl Iterator<Item = St
 
 /// Checks every `href`/`src` of every HTML page below `site` that points into the site.
 pub fn check_links(site: &Path, urls: &Urls) -> Result<CheckReport> {
-    let mut pages: Vec<PathBuf> = Vec::new();
-    for entry in walkdir::WalkDir::new(site).sort_by_file_name() {
-        let entry = entry?;
-        if entry.file_type().is_file() && entry.path().extension().is_some_and(|e| e == "html") {
-            pages.push(entry.into_path());
-        }
-    }
-    let texts: Vec<(String, String)> = pages
-        .par_iter()
-        .map(|p| {
-            let rel = p
-                .strip_prefix(site)
-                .expect("below the site")
-                .to_string_lossy()
-                .replace('\\', "/");
-            std::fs::read_to_string(p)
+    let texts: Vec<(String, String)> = crate::walk::files_below(site)?
+        .into_par_iter()
+        .filter(|(rel, _)| rel.ends_with(".html"))
+        .map(|(rel, path)| {
+            std::fs::read_to_string(&path)
                 .map(|t| (rel, t))
-                .with_context(|| format!("cannot read {}", p.display()))
+                .with_context(|| format!("cannot read {}", path.display()))
         })
         .collect::<Result<_>>()?;
     let ids: HashMap<&str, HashSet<String>> = texts

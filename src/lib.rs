@@ -20,3 +20,4 @@ pub mod site;
 pub mod snapshot;
 pub mod sources;
 pub mod store;
+pub mod walk;

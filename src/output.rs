@@ -79,17 +79,10 @@ impl Output {
 
     /// Copies a folder of static files into the site (later calls override earlier ones).
     pub fn copy_dir(&self, from: &Path) -> Result<()> {
-        if !from.is_dir() {
-            return Ok(());
-        }
-        for entry in walkdir::WalkDir::new(from).sort_by_file_name() {
-            let entry = entry.with_context(|| format!("cannot list {}", from.display()))?;
-            if entry.file_type().is_file() {
-                let rel = entry.path().strip_prefix(from).expect("below its root");
-                let bytes = std::fs::read(entry.path())
-                    .with_context(|| format!("cannot read {}", entry.path().display()))?;
-                self.write(&rel.to_string_lossy(), &bytes)?;
-            }
+        for (rel, path) in crate::walk::files_below(from)? {
+            let bytes =
+                std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+            self.write(&rel, &bytes)?;
         }
         Ok(())
     }

@@ -216,24 +216,12 @@ fn handle(request: tiny_http::Request, shared: &Shared, output: &Path) -> std::i
     }
     let resp = tiny_http::Response::from_data(bytes)
         .with_status_code(status)
-        .with_header(header("Content-Type", content_type(&file)))
+        .with_header(header(
+            "Content-Type",
+            crate::walk::content_type(&file.to_string_lossy()),
+        ))
         .with_header(header("Cache-Control", "no-store"));
     request.respond(resp)
-}
-
-fn content_type(file: &Path) -> &'static str {
-    match file.extension().and_then(|e| e.to_str()).unwrap_or("") {
-        "html" => "text/html; charset=utf-8",
-        "css" => "text/css; charset=utf-8",
-        "xml" => "application/xml; charset=utf-8",
-        "txt" => "text/plain; charset=utf-8",
-        "js" => "text/javascript; charset=utf-8",
-        "json" => "application/json",
-        "png" => "image/png",
-        "jpg" | "jpeg" => "image/jpeg",
-        "svg" => "image/svg+xml",
-        _ => "application/octet-stream",
-    }
 }
 
 /// A URL path to a file of the built site, refusing anything that would leave it.

@@ -38,22 +38,14 @@ struct SiteFiles {
 }
 
 fn read_site(dir: &Path) -> Result<SiteFiles> {
-    let mut files = Vec::new();
-    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
-        let entry = entry.with_context(|| format!("cannot list {}", dir.display()))?;
-        if entry.file_type().is_file() {
-            let rel = entry
-                .path()
-                .strip_prefix(dir)
-                .expect("below")
-                .to_string_lossy()
-                .replace('\\', "/");
-            let bytes = std::fs::read(entry.path())
-                .with_context(|| format!("cannot read {}", entry.path().display()))?;
-            files.push((rel, bytes));
-        }
-    }
-    files.sort_by(|a, b| a.0.cmp(&b.0));
+    let files = crate::walk::files_below(dir)?
+        .into_iter()
+        .map(|(rel, path)| {
+            std::fs::read(&path)
+                .map(|bytes| (rel, bytes))
+                .with_context(|| format!("cannot read {}", path.display()))
+        })
+        .collect::<Result<_>>()?;
     Ok(SiteFiles { files })
 }
 
@@ -151,22 +143,6 @@ fn sha1_base32(bytes: &[u8]) -> String {
     )
 }
 
-fn content_type(rel: &str) -> &'static str {
-    match rel.rsplit('.').next().unwrap_or("") {
-        "html" => "text/html; charset=utf-8",
-        "css" => "text/css; charset=utf-8",
-        "xml" => "application/xml; charset=utf-8",
-        "txt" => "text/plain; charset=utf-8",
-        "json" => "application/json",
-        "js" => "text/javascript; charset=utf-8",
-        "png" => "image/png",
-        "jpg" | "jpeg" => "image/jpeg",
-        "svg" => "image/svg+xml",
-        "webp" => "image/webp",
-        _ => "application/octet-stream",
-    }
-}
-
 /// A record id that is the same for the same URI and payload.
 fn record_id(kind: &str, key: &str) -> String {
     let h = Sha256::digest(format!("{kind}\n{key}").as_bytes());
@@ -227,7 +203,7 @@ fn warc_gz_bytes(
         };
         let mut block = format!(
             "HTTP/1.1 200 OK\r\nContent-Type: {}\r\nContent-Length: {}\r\n\r\n",
-            content_type(rel),
+            crate::walk::content_type(rel),
             payload.len()
         )
         .into_bytes();

@@ -6,7 +6,7 @@ pub mod math;
 pub mod search;
 pub mod views;
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Result, anyhow};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -23,23 +23,7 @@ pub const REQUIRED: &[&str] = &[
 ];
 
 fn template_files(dir: &Path) -> Result<BTreeMap<String, PathBuf>> {
-    let mut out = BTreeMap::new();
-    if !dir.is_dir() {
-        return Ok(out);
-    }
-    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
-        let entry = entry.with_context(|| format!("cannot list {}", dir.display()))?;
-        if entry.file_type().is_file() {
-            let rel = entry
-                .path()
-                .strip_prefix(dir)
-                .expect("walkdir stays below its root")
-                .to_string_lossy()
-                .replace('\\', "/");
-            out.insert(rel, entry.into_path());
-        }
-    }
-    Ok(out)
+    Ok(crate::walk::files_below(dir)?.into_iter().collect())
 }
 
 /// Loads `themes/<theme>/templates/`, then `templates/` of the site over it.

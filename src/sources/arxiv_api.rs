@@ -10,10 +10,7 @@ pub fn parse(root: &Element, ctx: &ParseContext, out: &mut ParsedFeed) -> Result
         .first_in_ns(NS_OPENSEARCH, "totalResults")
         .and_then(|e| e.clean_text().parse().ok());
     for entry in root.own("entry") {
-        out.entries += 1;
-        if !entry.complete {
-            out.warnings
-                .push("the last entry was cut off and was left out".into());
+        if !out.take_entry(entry) {
             continue;
         }
         let id_text = entry

@@ -24,10 +24,7 @@ pub fn parse(root: &Element, ctx: &ParseContext, out: &mut ParsedFeed) -> Result
         .or_else(|| container.first_own("updated"))
         .and_then(|e| parse_date(&e.text()));
     for item in container.own(item_name) {
-        out.entries += 1;
-        if !item.complete {
-            out.warnings
-                .push("the last entry was cut off and was left out".into());
+        if !out.take_entry(item) {
             continue;
         }
         match parse_item(item, channel_date, ctx) {

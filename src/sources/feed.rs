@@ -50,10 +50,7 @@ pub fn parse(root: &Element, ctx: &ParseContext, out: &mut ParsedFeed) -> Result
         None => reqwest::Url::parse(&feed_link).ok(),
     };
     for item in container.own(item_name) {
-        out.entries += 1;
-        if !item.complete {
-            out.warnings
-                .push("the last entry was cut off and was left out".into());
+        if !out.take_entry(item) {
             continue;
         }
         match parse_item(item, base.as_ref(), &fallback_category, ctx) {

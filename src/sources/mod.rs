@@ -50,6 +50,18 @@ pub struct ParsedFeed {
     pub warnings: Vec<String>,
 }
 
+impl ParsedFeed {
+    /// Counts an entry; false (with a warning) for one the document broke off inside.
+    pub fn take_entry(&mut self, entry: &xml::Element) -> bool {
+        self.entries += 1;
+        if !entry.complete {
+            self.warnings
+                .push("the last entry was cut off and was left out".into());
+        }
+        entry.complete
+    }
+}
+
 /// Tells the three kinds apart by what the document says of itself.
 pub fn detect(root: &xml::Element) -> Option<SourceKind> {
     match root.name.as_str() {
