@@ -220,7 +220,7 @@ fn render_authors(ctx: &Ctx, out: &Output) -> Result<()> {
         let papers: Vec<_> = author
             .papers
             .iter()
-            .map(|&i| views::paper_view(ctx.site, i, &ctx.urls))
+            .map(|&i| views::paper_line(ctx.site, i, &ctx.urls))
             .collect();
         let mut c = ctx.context();
         c.insert(

@@ -545,6 +545,27 @@ pub fn paper_page_extras(site: &Site, i: usize, urls: &Urls, site_title: &str) -
     }
 }
 
+/// A paper in a list of titles: only what a line needs, so long lists stay cheap to render.
+#[derive(Serialize)]
+pub struct PaperLine<'a> {
+    pub id: &'a str,
+    pub url: String,
+    pub title: &'a str,
+    pub primary_category: &'a str,
+    pub published: String,
+}
+
+pub fn paper_line<'a>(site: &'a Site, i: usize, urls: &Urls) -> PaperLine<'a> {
+    let p = &site.papers[i];
+    PaperLine {
+        id: p.front.id.as_str(),
+        url: urls.path(&paper_rel(p)),
+        title: &p.front.title,
+        primary_category: &p.front.primary_category,
+        published: p.front.published.format("%Y-%m-%d").to_string(),
+    }
+}
+
 #[derive(Serialize)]
 pub struct AuthorView {
     pub name: String,
