@@ -10,6 +10,7 @@ pub mod check;
 pub mod config;
 pub mod email;
 pub mod fetch;
+pub mod init;
 pub mod lock;
 pub mod output;
 pub mod paper;

@@ -32,6 +32,11 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// A new site: paperboy.toml, content/, and a copy of the default theme.
+    Init {
+        /// The new site's folder.
+        dir: PathBuf,
+    },
     /// Sources -> content/papers/ and content/digests/.
     Fetch {
         /// Read saved feed files (a file, or every .xml below a folder) instead of the network.
@@ -138,6 +143,17 @@ fn load_config(cli: &Cli) -> Result<Config> {
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
+    if let Command::Init { dir } = &cli.command {
+        paperboy::init::run(dir)?;
+        if !cli.quiet {
+            eprintln!(
+                "created {}: edit paperboy.toml, then `paperboy --root {} fetch` and `build`",
+                dir.display(),
+                dir.display()
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let config = load_config(&cli)?;
     match &cli.command {
         Command::Fetch {
@@ -188,6 +204,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 ExitCode::from(1)
             })
         }
+        Command::Init { .. } => unreachable!("handled before the config is read"),
         Command::Build { base_url, output } => {
             let mut config = config;
             if let Some(url) = base_url {
