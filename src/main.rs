@@ -221,6 +221,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 for (step, took) in &report.steps {
                     eprintln!("{:>8.1} ms  {step}", took.as_secs_f64() * 1000.0);
                 }
+                eprintln!("wrote {} files, {} bytes", report.files, report.bytes);
             }
             if !cli.quiet {
                 eprintln!("{report}");
