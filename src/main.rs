@@ -134,12 +134,23 @@ fn recover(cli: &Cli) -> Result<()> {
     Ok(())
 }
 
-fn load_config(cli: &Cli) -> Result<Config> {
-    let path = cli
-        .config
+fn config_path(cli: &Cli) -> PathBuf {
+    cli.config
         .clone()
-        .unwrap_or_else(|| cli.root.join("paperboy.toml"));
-    Config::load(&path)
+        .unwrap_or_else(|| cli.root.join("paperboy.toml"))
+}
+
+fn load_config(cli: &Cli) -> Result<Config> {
+    Config::load(&config_path(cli))
+}
+
+/// 0 when everything went through, 1 when something (a source, a recipient, a link) failed.
+fn exit_code(all_ok: bool) -> ExitCode {
+    if all_ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
@@ -198,11 +209,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 };
                 eprintln!("{summary}{tail}");
             }
-            Ok(if summary.failed.is_empty() {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(1)
-            })
+            Ok(exit_code(summary.failed.is_empty()))
         }
         Command::Init { .. } => unreachable!("handled before the config is read"),
         Command::Build { base_url, output } => {
@@ -247,17 +254,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if !cli.quiet {
                 eprintln!("{report}");
             }
-            Ok(if report.refused.is_empty() {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(1)
-            })
+            Ok(exit_code(report.refused.is_empty()))
         }
         Command::Serve { port } => {
-            let config_path = cli
-                .config
-                .clone()
-                .unwrap_or_else(|| cli.root.join("paperboy.toml"));
+            let config_path = config_path(&cli);
             let opts = paperboy::serve::ServeOptions {
                 port: *port,
                 output: cli.root.join(".cache").join("serve"),
@@ -278,11 +278,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if !cli.quiet {
                 eprintln!("{report}");
             }
-            Ok(if report.broken.is_empty() {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(1)
-            })
+            Ok(exit_code(report.broken.is_empty()))
         }
         Command::Snapshot {
             out,
@@ -306,11 +302,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                         }
                     );
                 }
-                return Ok(if report.problems.is_empty() {
-                    ExitCode::SUCCESS
-                } else {
-                    ExitCode::from(1)
-                });
+                return Ok(exit_code(report.problems.is_empty()));
             }
             let out = out.clone().unwrap_or_else(|| cli.root.join("snapshots"));
             let _lock = paperboy::lock::acquire(&cli.root, "snapshot")?;

@@ -77,20 +77,16 @@ pub fn author_slug(name: &str) -> String {
     if s.is_empty() { "anonymous".into() } else { s }
 }
 
+/// The content files below `dir`: `.md`, not hidden (editors' and our own temporaries are).
 fn markdown_files(dir: &Path) -> Result<Vec<PathBuf>> {
-    if !dir.is_dir() {
-        return Ok(Vec::new());
-    }
-    let mut files = Vec::new();
-    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
-        let entry = entry.with_context(|| format!("cannot list {}", dir.display()))?;
-        let is_md = entry.path().extension().is_some_and(|e| e == "md");
-        let hidden = entry.file_name().to_string_lossy().starts_with('.');
-        if entry.file_type().is_file() && is_md && !hidden {
-            files.push(entry.into_path());
-        }
-    }
-    Ok(files)
+    Ok(crate::walk::files_below(dir)?
+        .into_iter()
+        .filter(|(rel, _)| {
+            let name = rel.rsplit('/').next().unwrap_or(rel);
+            name.ends_with(".md") && !name.starts_with('.')
+        })
+        .map(|(_, path)| path)
+        .collect())
 }
 
 pub fn markdown_to_html(md: &str) -> String {
