@@ -68,15 +68,14 @@ struct Ctx<'a> {
     site: &'a Site,
     tera: tera::Tera,
     urls: Urls,
-    site_view: SiteView<'a>,
+    /// `site`, serialized once for every page.
+    base: tera::Context,
     config: &'a Config,
 }
 
 impl Ctx<'_> {
     fn context(&self) -> tera::Context {
-        let mut ctx = tera::Context::new();
-        ctx.insert("site", &self.site_view);
-        ctx
+        self.base.clone()
     }
 
     fn page(&self, out: &Output, template: &str, rel_dir: &str, ctx: &tera::Context) -> Result<()> {
@@ -107,14 +106,16 @@ pub fn run(root: &Path, config: &Config, output: &Path, progress: bool) -> Resul
         categories: site
             .categories
             .iter()
-            .map(|c| views::category_summary(c, &urls))
+            .map(|c| views::category_link(c, &urls))
             .collect(),
     };
+    let mut base = tera::Context::new();
+    base.insert("site", &site_view);
     let ctx = Ctx {
         site: &site,
         tera,
         urls,
-        site_view,
+        base,
         config,
     };
     let out = Output::new(output)?;
@@ -158,9 +159,9 @@ pub fn run(root: &Path, config: &Config, output: &Path, progress: bool) -> Resul
     render_lists(&ctx, &out)?;
     steps.done("render home, archive, search, 404");
 
-    for (rel, json) in crate::render::search::build_index(&site, &ctx.urls) {
-        out.write(&rel, json.as_bytes())?;
-    }
+    crate::render::search::build_index(&site, &ctx.urls)
+        .par_iter()
+        .try_for_each(|(rel, json)| out.write(rel, json.as_bytes()))?;
     steps.done("search index");
 
     render_feeds(&ctx, &out)?;
@@ -240,6 +241,13 @@ fn render_lists(ctx: &Ctx, out: &Output) -> Result<()> {
     let weeks = views::week_summaries(ctx.site, &ctx.urls);
     let mut c = ctx.context();
     c.insert("weeks", &weeks);
+    let categories: Vec<_> = ctx
+        .site
+        .categories
+        .iter()
+        .map(|cat| views::category_summary(cat, &ctx.urls))
+        .collect();
+    c.insert("categories", &categories);
     ctx.page(out, "archive.html", "archive/", &c)?;
 
     let mut c = ctx.context();

@@ -4,6 +4,11 @@ use paperboy::config::Config;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+// A build allocates and frees millions of small strings (views, Tera values); mimalloc
+// does that markedly faster than glibc's malloc on many threads.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "paperboy",

@@ -72,16 +72,22 @@ pub fn load_templates(root: &Path, theme: &str) -> Result<tera::Tera> {
 /// alone, so URLs stay readable in the page source.
 pub fn escape_html(input: &str) -> String {
     let mut out = String::with_capacity(input.len() + input.len() / 8);
-    for c in input.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#x27;"),
-            _ => out.push(c),
-        }
+    // Copies the runs between special bytes whole: pages are mostly plain text.
+    let mut start = 0;
+    for (i, b) in input.bytes().enumerate() {
+        let entity = match b {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            b'\'' => "&#x27;",
+            _ => continue,
+        };
+        out.push_str(&input[start..i]);
+        out.push_str(entity);
+        start = i + 1;
     }
+    out.push_str(&input[start..]);
     out
 }
 

@@ -9,6 +9,8 @@
 
 use crate::render::views::{Urls, paper_rel};
 use crate::site::Site;
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
 
 /// Postings kept per term: a digest search wants the best matches, not every one.
@@ -22,87 +24,112 @@ pub fn tokenize(s: &str) -> impl Iterator<Item = String> + '_ {
         .map(|t| t.to_lowercase())
 }
 
+/// Weighted term frequencies of one paper, length-normalised so long abstracts do not
+/// win every query; terms sorted, so the postings come out in a fixed order.
+fn weighted_terms(p: &crate::site::PaperEntry) -> Vec<(String, f32)> {
+    let f = &p.front;
+    let mut tf: FxHashMap<String, f32> = FxHashMap::default();
+    let mut add = |text: &str, weight: f32| {
+        for t in tokenize(text) {
+            *tf.entry(t).or_default() += weight;
+        }
+    };
+    add(&f.title, 3.0);
+    for a in &f.authors {
+        add(a, 3.0);
+    }
+    for c in &f.categories {
+        add(c, 2.0);
+    }
+    add(f.id.as_str(), 3.0);
+    add(&f.abstract_text, 1.0);
+    let mut terms: Vec<(String, f32)> = tf.into_iter().collect();
+    terms.sort_by(|a, b| a.0.cmp(&b.0));
+    // Summed in term order: the same floats whatever order the map gave.
+    let len = terms.iter().map(|t| t.1).sum::<f32>().max(1.0).sqrt();
+    for t in &mut terms {
+        t.1 /= len;
+    }
+    terms
+}
+
 /// The files of the index, as (site-relative path, JSON text).
 pub fn build_index(site: &Site, urls: &Urls) -> Vec<(String, String)> {
     let n = site.papers.len();
     // Larger sites get finer shards so the first query stays small.
     let prefix = if n > 20_000 { 3 } else { 2 };
-    let mut postings: BTreeMap<String, Vec<(u32, f32)>> = BTreeMap::new();
-    for (doc, p) in site.papers.iter().enumerate() {
-        let f = &p.front;
-        let mut tf: BTreeMap<String, f32> = BTreeMap::new();
-        let mut add = |text: &str, weight: f32| {
-            for t in tokenize(text) {
-                *tf.entry(t).or_default() += weight;
-            }
-        };
-        add(&f.title, 3.0);
-        for a in &f.authors {
-            add(a, 3.0);
-        }
-        for c in &f.categories {
-            add(c, 2.0);
-        }
-        add(f.id.as_str(), 3.0);
-        add(&f.abstract_text, 1.0);
-        let len = tf.values().sum::<f32>().max(1.0);
-        for (t, w) in tf {
-            // Length-normalised so long abstracts do not win every query.
-            postings
-                .entry(t)
-                .or_default()
-                .push((doc as u32, w / len.sqrt()));
+    let per_doc: Vec<Vec<(String, f32)>> = site.papers.par_iter().map(weighted_terms).collect();
+    let mut postings: FxHashMap<String, Vec<(u32, f32)>> = FxHashMap::default();
+    for (doc, terms) in per_doc.into_iter().enumerate() {
+        for (t, w) in terms {
+            postings.entry(t).or_default().push((doc as u32, w));
         }
     }
-    let mut shards: BTreeMap<String, serde_json::Map<String, serde_json::Value>> = BTreeMap::new();
-    for (term, mut list) in postings {
-        let idf = ((n as f32 + 1.0) / (list.len() as f32)).ln() + 1.0;
-        list.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        list.truncate(MAX_POSTINGS);
-        let flat: Vec<serde_json::Value> = list
-            .iter()
-            .flat_map(|&(d, s)| [d.into(), ((s * idf * 100.0).round() as u32).max(1).into()])
-            .collect();
+    let mut shards: BTreeMap<String, Vec<(String, Vec<(u32, f32)>)>> = BTreeMap::new();
+    for (term, list) in postings {
         let key: String = term.chars().take(prefix).collect();
-        shards.entry(key).or_default().insert(term, flat.into());
+        shards.entry(key).or_default().push((term, list));
     }
-    let mut files = Vec::new();
     let meta = serde_json::json!({
         "prefix": prefix,
         "chunk": CHUNK,
         "docs": n,
         "shards": shards.keys().collect::<Vec<_>>(),
     });
-    files.push(("search/meta.json".to_string(), meta.to_string()));
-    for (key, map) in shards {
-        files.push((
-            format!("search/index/{}.json", shard_file(&key)),
-            serde_json::Value::Object(map).to_string(),
-        ));
-    }
-    for (c, chunk) in site.papers.chunks(CHUNK).enumerate() {
-        let docs: Vec<serde_json::Value> = chunk
-            .iter()
-            .map(|p| {
-                let f = &p.front;
-                let mut authors: Vec<&str> = f.authors.iter().take(4).map(String::as_str).collect();
-                if f.authors.len() > 4 {
-                    authors.push("et al.");
-                }
-                serde_json::json!([
-                    urls.path(&paper_rel(p)),
-                    f.title,
-                    authors.join(", "),
-                    f.published.format("%Y-%m-%d").to_string(),
-                    f.primary_category,
-                ])
-            })
-            .collect();
-        files.push((
-            format!("search/docs/{c}.json"),
-            serde_json::Value::Array(docs).to_string(),
-        ));
-    }
+    let mut files = vec![("search/meta.json".to_string(), meta.to_string())];
+    let shard_files: Vec<(String, String)> = shards
+        .into_par_iter()
+        .map(|(key, terms)| {
+            let mut map = serde_json::Map::new();
+            for (term, mut list) in terms {
+                let idf = ((n as f32 + 1.0) / (list.len() as f32)).ln() + 1.0;
+                list.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+                list.truncate(MAX_POSTINGS);
+                let flat: Vec<serde_json::Value> = list
+                    .iter()
+                    .flat_map(|&(d, s)| {
+                        [d.into(), ((s * idf * 100.0).round() as u32).max(1).into()]
+                    })
+                    .collect();
+                map.insert(term, flat.into());
+            }
+            (
+                format!("search/index/{}.json", shard_file(&key)),
+                serde_json::Value::Object(map).to_string(),
+            )
+        })
+        .collect();
+    files.extend(shard_files);
+    let doc_files: Vec<(String, String)> = site
+        .papers
+        .par_chunks(CHUNK)
+        .enumerate()
+        .map(|(c, chunk)| {
+            let docs: Vec<serde_json::Value> = chunk
+                .iter()
+                .map(|p| {
+                    let f = &p.front;
+                    let mut authors: Vec<&str> =
+                        f.authors.iter().take(4).map(String::as_str).collect();
+                    if f.authors.len() > 4 {
+                        authors.push("et al.");
+                    }
+                    serde_json::json!([
+                        urls.path(&paper_rel(p)),
+                        f.title,
+                        authors.join(", "),
+                        f.published.format("%Y-%m-%d").to_string(),
+                        f.primary_category,
+                    ])
+                })
+                .collect();
+            (
+                format!("search/docs/{c}.json"),
+                serde_json::Value::Array(docs).to_string(),
+            )
+        })
+        .collect();
+    files.extend(doc_files);
     files
 }
 

@@ -354,6 +354,8 @@ pub fn paginator(slug: &str, current: usize, total: usize, urls: &Urls) -> Pagin
     }
 }
 
+/// What every page sees. It holds nothing that changes when papers are added (no
+/// counts), so an incremental build can treat it as part of the site's fixed inputs.
 #[derive(Serialize)]
 pub struct SiteView<'a> {
     pub title: &'a str,
@@ -361,7 +363,22 @@ pub struct SiteView<'a> {
     pub base_url: &'a str,
     pub base_path: String,
     pub feed_url: String,
-    pub categories: Vec<CategorySummary>,
+    pub categories: Vec<CategoryLink>,
+}
+
+#[derive(Serialize)]
+pub struct CategoryLink {
+    pub name: String,
+    pub url: String,
+    pub feed_url: String,
+}
+
+pub fn category_link(c: &Category, urls: &Urls) -> CategoryLink {
+    CategoryLink {
+        name: c.name.clone(),
+        url: urls.path(&category_rel(&c.slug, 1)),
+        feed_url: urls.path(&format!("categories/{}/atom.xml", c.slug)),
+    }
 }
 
 pub fn author_rel(slug: &str) -> String {

@@ -3,7 +3,7 @@
 //! are skipped, so the work grows with the corpus rather than with its square.
 
 use rayon::prelude::*;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// Terms kept per paper.
 const TERMS_PER_DOC: usize = 24;
@@ -101,10 +101,10 @@ pub fn related(docs: &[(&str, &str)], k: usize) -> Vec<Vec<usize>> {
         return vec![Vec::new(); n];
     }
     // Term frequencies, the title counting double.
-    let tfs: Vec<HashMap<String, f32>> = docs
+    let tfs: Vec<FxHashMap<String, f32>> = docs
         .par_iter()
         .map(|(title, abs)| {
-            let mut tf: HashMap<String, f32> = HashMap::new();
+            let mut tf: FxHashMap<String, f32> = FxHashMap::default();
             for t in tokens(title) {
                 *tf.entry(t).or_default() += 2.0;
             }
@@ -114,7 +114,7 @@ pub fn related(docs: &[(&str, &str)], k: usize) -> Vec<Vec<usize>> {
             tf
         })
         .collect();
-    let mut df: HashMap<&str, u32> = HashMap::new();
+    let mut df: FxHashMap<&str, u32> = FxHashMap::default();
     for tf in &tfs {
         for t in tf.keys() {
             *df.entry(t.as_str()).or_default() += 1;
@@ -122,7 +122,7 @@ pub fn related(docs: &[(&str, &str)], k: usize) -> Vec<Vec<usize>> {
     }
     // Terms in more than a tenth of the papers say little about any one of them.
     let max_df = ((n as f32) * 0.1).max(3.0) as u32;
-    let mut term_ids: HashMap<&str, u32> = HashMap::new();
+    let mut term_ids: FxHashMap<&str, u32> = FxHashMap::default();
     let vectors: Vec<Vec<(u32, f32)>> = tfs
         .iter()
         .map(|tf| {
@@ -155,7 +155,7 @@ pub fn related(docs: &[(&str, &str)], k: usize) -> Vec<Vec<usize>> {
         .par_iter()
         .enumerate()
         .map(|(doc, v)| {
-            let mut scores: HashMap<u32, f32> = HashMap::new();
+            let mut scores: FxHashMap<u32, f32> = FxHashMap::default();
             for &(t, w) in v {
                 for &(other, w2) in &postings[t as usize] {
                     if other as usize != doc {
