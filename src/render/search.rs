@@ -24,6 +24,9 @@ pub fn tokenize(s: &str) -> impl Iterator<Item = String> + '_ {
         .map(|t| t.to_lowercase())
 }
 
+/// (document, weight) pairs of one term.
+type Postings = Vec<(u32, f32)>;
+
 /// Weighted term frequencies of one paper, length-normalised so long abstracts do not
 /// win every query; terms sorted, so the postings come out in a fixed order.
 fn weighted_terms(p: &crate::site::PaperEntry) -> Vec<(String, f32)> {
@@ -59,13 +62,13 @@ pub fn build_index(site: &Site, urls: &Urls) -> Vec<(String, String)> {
     // Larger sites get finer shards so the first query stays small.
     let prefix = if n > 20_000 { 3 } else { 2 };
     let per_doc: Vec<Vec<(String, f32)>> = site.papers.par_iter().map(weighted_terms).collect();
-    let mut postings: FxHashMap<String, Vec<(u32, f32)>> = FxHashMap::default();
+    let mut postings: FxHashMap<String, Postings> = FxHashMap::default();
     for (doc, terms) in per_doc.into_iter().enumerate() {
         for (t, w) in terms {
             postings.entry(t).or_default().push((doc as u32, w));
         }
     }
-    let mut shards: BTreeMap<String, Vec<(String, Vec<(u32, f32)>)>> = BTreeMap::new();
+    let mut shards: BTreeMap<String, Vec<(String, Postings)>> = BTreeMap::new();
     for (term, list) in postings {
         let key: String = term.chars().take(prefix).collect();
         shards.entry(key).or_default().push((term, list));
