@@ -1,7 +1,7 @@
 //! Writes a synthetic paper-digest site of N papers in paperboy's format, and optionally
 //! the same pages as a Hugo site, for benchmarks.
 //!
-//! cargo run --release --example gen_site -- N OUT_DIR [--hugo HUGO_DIR]
+//! cargo run --release --example gen_site -- N OUT_DIR [--hugo HUGO_DIR] [--without-last-week]
 //!
 //! Realistic sizes: ~1.5 KB abstracts, 3-8 authors, 1-4 categories, 2,000 papers a week.
 //! Deterministic: the same N gives the same files.
@@ -284,17 +284,23 @@ fn copy_dir(from: &Path, to: &Path) {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: gen_site N OUT_DIR [--hugo HUGO_DIR]";
+    let usage = "usage: gen_site N OUT_DIR [--hugo HUGO_DIR] [--without-last-week]";
     let n: usize = args.get(1).and_then(|s| s.parse().ok()).expect(usage);
     let out = PathBuf::from(args.get(2).expect(usage));
     let hugo = args
         .iter()
         .position(|a| a == "--hugo")
         .map(|i| PathBuf::from(args.get(i + 1).expect(usage)));
-    let papers = generate(n);
+    let mut papers = generate(n);
+    // For incremental-build benchmarks: the same site one week earlier, so that running
+    // again without the flag adds exactly one week of papers.
+    if args.iter().any(|a| a == "--without-last-week") {
+        let last = papers.last().map(|p| p.week.clone()).unwrap_or_default();
+        papers.retain(|p| p.week != last);
+    }
     write_paperboy(&papers, &out);
     if let Some(h) = hugo {
         write_hugo(&papers, &h);
     }
-    eprintln!("wrote {n} papers to {}", out.display());
+    eprintln!("wrote {} papers to {}", papers.len(), out.display());
 }

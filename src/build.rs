@@ -1,6 +1,7 @@
 //! `paperboy build`: content -> public/, as a flat list of timed steps.
 
 use crate::config::Config;
+use crate::manifest::{Fingerprint, Hasher};
 use crate::output::Output;
 use crate::render::views::{self, SiteView, Urls};
 use crate::render::{self, feeds};
@@ -15,6 +16,8 @@ const RELATED_PER_PAPER: usize = 5;
 
 pub struct BuildReport {
     pub pages: usize,
+    /// Pages linked unchanged from the previous build.
+    pub reused: usize,
     pub files: usize,
     pub bytes: usize,
     pub papers: usize,
@@ -46,7 +49,15 @@ impl std::fmt::Display for BuildReport {
             thousands(self.weeks),
             thousands(self.categories),
             self.total.as_secs_f64()
-        )
+        )?;
+        if self.reused > 0 {
+            write!(
+                f,
+                "; {} unchanged pages kept from the last build",
+                thousands(self.reused)
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -71,6 +82,7 @@ struct Ctx<'a> {
     /// `site`, serialized once for every page.
     base: tera::Context,
     config: &'a Config,
+    fingerprints: Fingerprints,
 }
 
 impl Ctx<'_> {
@@ -78,13 +90,97 @@ impl Ctx<'_> {
         self.base.clone()
     }
 
-    fn page(&self, out: &Output, template: &str, rel_dir: &str, ctx: &tera::Context) -> Result<()> {
-        let html = render::render(&self.tera, template, ctx)?;
-        out.write(&format!("{rel_dir}index.html"), html.as_bytes())
+    /// Renders `template` into `<rel_dir>index.html` with the variables `fill` adds, unless
+    /// the previous build made that page from the same inputs (`fingerprint`).
+    fn page(
+        &self,
+        out: &Output,
+        template: &str,
+        rel_dir: &str,
+        fingerprint: Fingerprint,
+        fill: impl FnOnce(&mut tera::Context),
+    ) -> Result<()> {
+        out.page(&format!("{rel_dir}index.html"), fingerprint, || {
+            let mut c = self.context();
+            fill(&mut c);
+            render::render(&self.tera, template, &c)
+        })
     }
 }
 
-pub fn run(root: &Path, config: &Config, output: &Path, progress: bool) -> Result<BuildReport> {
+/// What each page is made from, hashed: the site-wide inputs, and per paper its file and
+/// the week that announced it (everything a paper view shows). A page's fingerprint
+/// combines these for the papers it shows; `Output::page` compares it with the last build.
+struct Fingerprints {
+    site: Fingerprint,
+    paper_view: Vec<Fingerprint>,
+}
+
+impl Fingerprints {
+    fn new(site_inputs: Fingerprint, site: &Site) -> Fingerprints {
+        let paper_view = (0..site.papers.len())
+            .into_par_iter()
+            .map(|i| {
+                let week = site
+                    .week_of
+                    .get(&i)
+                    .map(|&d| site.digests[d].week.to_string())
+                    .unwrap_or_default();
+                Hasher::new()
+                    .num(site.papers[i].content_hash)
+                    .str(&week)
+                    .finish()
+            })
+            .collect();
+        Fingerprints {
+            site: site_inputs,
+            paper_view,
+        }
+    }
+
+    fn page(&self, kind: &str) -> Hasher {
+        let mut h = Hasher::new();
+        h.num(self.site).str(kind);
+        h
+    }
+
+    fn papers(&self, h: &mut Hasher, papers: &[usize]) {
+        h.num(papers.len() as u128);
+        for &i in papers {
+            h.num(self.paper_view[i]);
+        }
+    }
+}
+
+/// Everything every page depends on: the binary, the config, the templates and what
+/// `site` holds. Any change makes a full build.
+fn site_inputs(root: &Path, config: &Config, site_view: &SiteView) -> Result<Fingerprint> {
+    let mut h = Hasher::new();
+    h.str(&crate::manifest::binary_identity())
+        .str(&format!("{config:?}"));
+    for dir in [
+        root.join("themes").join(&config.theme).join("templates"),
+        root.join("templates"),
+    ] {
+        for (rel, path) in crate::walk::files_below(&dir)? {
+            let bytes =
+                std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+            h.str(&rel).bytes(&bytes);
+        }
+    }
+    h.bytes(&serde_json::to_vec(site_view).context("cannot serialize the site view")?);
+    Ok(h.finish())
+}
+
+/// Builds the site into `output`. With `incremental`, pages whose inputs are unchanged since
+/// the last build into the same folder are linked from it rather than rendered again.
+pub fn run(
+    root: &Path,
+    config: &Config,
+    output: &Path,
+    progress: bool,
+    incremental: bool,
+) -> Result<BuildReport> {
     let started = Instant::now();
     let mut steps = Steps {
         list: Vec::new(),
@@ -109,6 +205,7 @@ pub fn run(root: &Path, config: &Config, output: &Path, progress: bool) -> Resul
             .map(|c| views::category_link(c, &urls))
             .collect(),
     };
+    let site_fp = site_inputs(root, config, &site_view)?;
     let mut base = tera::Context::new();
     base.insert("site", &site_view);
     let ctx = Ctx {
@@ -117,20 +214,38 @@ pub fn run(root: &Path, config: &Config, output: &Path, progress: bool) -> Resul
         urls,
         base,
         config,
+        fingerprints: Fingerprints::new(site_fp, &site),
     };
-    let out = Output::new(output)?;
+    let mut out = Output::new(output)?;
+    if incremental && let Some(previous) = crate::manifest::load(output, site_fp) {
+        out.reuse(previous);
+    }
+    steps.done("fingerprints");
     let bar = crate::progress::Progress::new(progress && site.papers.len() > 2000);
 
     let paper_bar = bar.bar(site.papers.len() as u64, "papers");
     (0..site.papers.len()).into_par_iter().try_for_each(|i| {
-        let mut c = ctx.context();
-        c.insert("paper", &views::paper_view(&site, i, &ctx.urls));
-        c.insert(
-            "page",
-            &views::paper_page_extras(&site, i, &ctx.urls, &config.title),
-        );
-        ctx.page(&out, "paper.html", &views::paper_rel(&site.papers[i]), &c)
-            .with_context(|| format!("rendering {}", site.papers[i].source_path.display()))?;
+        let fps = &ctx.fingerprints;
+        let mut h = fps.page("paper");
+        h.num(fps.paper_view[i]);
+        // Related papers show their titles and links: their files count.
+        for &r in &site.related[i] {
+            h.num(site.papers[r].content_hash);
+        }
+        ctx.page(
+            &out,
+            "paper.html",
+            &views::paper_rel(&site.papers[i]),
+            h.finish(),
+            |c| {
+                c.insert("paper", &views::paper_view(&site, i, &ctx.urls));
+                c.insert(
+                    "page",
+                    &views::paper_page_extras(&site, i, &ctx.urls, &config.title),
+                );
+            },
+        )
+        .with_context(|| format!("rendering {}", site.papers[i].source_path.display()))?;
         if let Some(b) = &paper_bar {
             b.inc(1);
         }
@@ -139,13 +254,26 @@ pub fn run(root: &Path, config: &Config, output: &Path, progress: bool) -> Resul
     steps.done("render papers");
 
     (0..site.digests.len()).into_par_iter().try_for_each(|di| {
-        let mut c = ctx.context();
-        c.insert("digest", &views::digest_view(&site, di, &ctx.urls));
+        let d = &site.digests[di];
+        let mut h = ctx.fingerprints.page("digest");
+        h.num(d.content_hash).str(&d.week.to_string());
+        ctx.fingerprints.papers(&mut h, &d.papers);
+        ctx.fingerprints.papers(&mut h, &d.updated);
+        // The links to the neighbouring weeks.
+        for n in [di.checked_sub(1), Some(di + 1)] {
+            let week = n
+                .and_then(|n| site.digests.get(n))
+                .map(|w| w.week.to_string());
+            h.str(&week.unwrap_or_default());
+        }
         ctx.page(
             &out,
             "digest.html",
-            &views::digest_rel(&site.digests[di]),
-            &c,
+            &views::digest_rel(d),
+            h.finish(),
+            |c| {
+                c.insert("digest", &views::digest_view(&site, di, &ctx.urls));
+            },
         )
     })?;
     steps.done("render digests");
@@ -172,11 +300,17 @@ pub fn run(root: &Path, config: &Config, output: &Path, progress: bool) -> Resul
     steps.done("static files");
 
     bar.finish();
-    let (pages, files, bytes) = (out.html_pages(), out.files(), out.bytes());
+    let (pages, files, bytes, reused) = (out.html_pages(), out.files(), out.bytes(), out.reused());
+    let manifest = out.take_pages();
+    // No manifest while the swap happens: a build killed here leaves none, not a wrong one.
+    crate::manifest::remove(output)?;
     out.commit()?;
     steps.done("swap in");
+    crate::manifest::save(output, site_fp, manifest)?;
+    steps.done("manifest");
     Ok(BuildReport {
         pages,
+        reused,
         files,
         bytes,
         papers: site.papers.len(),
@@ -194,22 +328,30 @@ fn render_categories(ctx: &Ctx, out: &Output) -> Result<()> {
         let summary = views::category_summary(cat, &ctx.urls);
         for (n, chunk) in cat.papers.chunks(per_page).enumerate() {
             let page = n + 1;
-            let papers: Vec<_> = chunk
-                .iter()
-                .map(|&i| views::paper_view(ctx.site, i, &ctx.urls))
-                .collect();
-            let mut c = ctx.context();
-            c.insert("category", &summary);
-            c.insert("papers", &papers);
-            c.insert(
-                "paginator",
-                &views::paginator(&cat.slug, page, total, &ctx.urls),
-            );
+            let mut h = ctx.fingerprints.page("category");
+            h.str(&cat.name)
+                .str(&cat.slug)
+                .num(page as u128)
+                .num(total as u128)
+                .num(cat.papers.len() as u128);
+            ctx.fingerprints.papers(&mut h, chunk);
             ctx.page(
                 out,
                 "category.html",
                 &views::category_rel(&cat.slug, page),
-                &c,
+                h.finish(),
+                |c| {
+                    let papers: Vec<_> = chunk
+                        .iter()
+                        .map(|&i| views::paper_view(ctx.site, i, &ctx.urls))
+                        .collect();
+                    c.insert("category", &summary);
+                    c.insert("papers", &papers);
+                    c.insert(
+                        "paginator",
+                        &views::paginator(&cat.slug, page, total, &ctx.urls),
+                    );
+                },
             )?;
         }
         Ok(())
@@ -218,22 +360,26 @@ fn render_categories(ctx: &Ctx, out: &Output) -> Result<()> {
 
 fn render_authors(ctx: &Ctx, out: &Output) -> Result<()> {
     ctx.site.authors.par_iter().try_for_each(|author| {
-        let papers: Vec<_> = author
-            .papers
-            .iter()
-            .map(|&i| views::paper_line(ctx.site, i, &ctx.urls))
-            .collect();
-        let mut c = ctx.context();
-        c.insert(
-            "author",
-            &views::AuthorView {
-                name: author.name.clone(),
-                url: ctx.urls.path(&views::author_rel(&author.slug)),
-                paper_count: author.papers.len(),
-            },
-        );
-        c.insert("papers", &papers);
-        ctx.page(out, "author.html", &views::author_rel(&author.slug), &c)
+        let mut h = ctx.fingerprints.page("author");
+        h.str(&author.name).str(&author.slug);
+        ctx.fingerprints.papers(&mut h, &author.papers);
+        let rel = views::author_rel(&author.slug);
+        ctx.page(out, "author.html", &rel, h.finish(), |c| {
+            let papers: Vec<_> = author
+                .papers
+                .iter()
+                .map(|&i| views::paper_line(ctx.site, i, &ctx.urls))
+                .collect();
+            c.insert(
+                "author",
+                &views::AuthorView {
+                    name: author.name.clone(),
+                    url: ctx.urls.path(&rel),
+                    paper_count: author.papers.len(),
+                },
+            );
+            c.insert("papers", &papers);
+        })
     })
 }
 
@@ -248,7 +394,7 @@ fn render_lists(ctx: &Ctx, out: &Output) -> Result<()> {
         .map(|cat| views::category_summary(cat, &ctx.urls))
         .collect();
     c.insert("categories", &categories);
-    ctx.page(out, "archive.html", "archive/", &c)?;
+    always(ctx, out, "archive.html", "archive/index.html", &c)?;
 
     let mut c = ctx.context();
     let latest = (!ctx.site.digests.is_empty()).then(|| views::digest_view(ctx.site, 0, &ctx.urls));
@@ -257,13 +403,15 @@ fn render_lists(ctx: &Ctx, out: &Output) -> Result<()> {
         "recent_weeks",
         &weeks[..weeks.len().min(ctx.config.recent_weeks)],
     );
-    ctx.page(out, "index.html", "", &c)?;
+    always(ctx, out, "index.html", "index.html", &c)?;
+    always(ctx, out, "search.html", "search/index.html", &ctx.context())?;
+    always(ctx, out, "404.html", "404.html", &ctx.context())
+}
 
-    ctx.page(out, "search.html", "search/", &ctx.context())?;
-
-    let c = ctx.context();
-    let html = render::render(&ctx.tera, "404.html", &c)?;
-    out.write("404.html", html.as_bytes())
+/// The few pages that show something of every week or category are rendered every time.
+fn always(ctx: &Ctx, out: &Output, template: &str, rel: &str, c: &tera::Context) -> Result<()> {
+    let html = render::render(&ctx.tera, template, c)?;
+    out.write(rel, html.as_bytes())
 }
 
 fn newest(site: &Site, ids: impl Iterator<Item = usize>, limit: usize) -> Vec<&site::PaperEntry> {

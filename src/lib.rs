@@ -12,6 +12,7 @@ pub mod email;
 pub mod fetch;
 pub mod init;
 pub mod lock;
+pub mod manifest;
 pub mod output;
 pub mod paper;
 pub mod progress;

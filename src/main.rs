@@ -65,6 +65,9 @@ enum Command {
         /// Where the site goes (default: ROOT/public).
         #[arg(long)]
         output: Option<PathBuf>,
+        /// Render every page, even those whose inputs did not change since the last build.
+        #[arg(long)]
+        full: bool,
     },
     /// Build, serve on 127.0.0.1, rebuild and reload open pages on every change.
     Serve {
@@ -217,7 +220,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(exit_code(summary.failed.is_empty()))
         }
         Command::Init { .. } => unreachable!("handled before the config is read"),
-        Command::Build { base_url, output } => {
+        Command::Build {
+            base_url,
+            output,
+            full,
+        } => {
             let mut config = config;
             if let Some(url) = base_url {
                 config.base_url = url.clone();
@@ -228,7 +235,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 .unwrap_or_else(|| cli.root.join("public"));
             let _lock = paperboy::lock::acquire(&cli.root, "build")?;
             recover(&cli)?;
-            let report = paperboy::build::run(&cli.root, &config, &output, !cli.quiet)?;
+            let report = paperboy::build::run(&cli.root, &config, &output, !cli.quiet, !full)?;
             if cli.verbose {
                 for (step, took) in &report.steps {
                     eprintln!("{:>8.1} ms  {step}", took.as_secs_f64() * 1000.0);

@@ -2,8 +2,11 @@
 //! swapped in whole at the end. A build that fails drops the staging folder and leaves
 //! the previous site as it was.
 
+use crate::manifest::Fingerprint;
 use anyhow::{Context, Result, bail};
+use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 pub struct Output {
@@ -12,6 +15,12 @@ pub struct Output {
     files: AtomicUsize,
     html_pages: AtomicUsize,
     bytes: AtomicUsize,
+    /// The pages of the site in `target`, by fingerprint, when an incremental build may
+    /// reuse them.
+    previous: Option<HashMap<String, Fingerprint>>,
+    reused: AtomicUsize,
+    /// Every page written or reused, for the next build's manifest.
+    pages: Mutex<Vec<(String, Fingerprint)>>,
 }
 
 /// Removes a built site on all cores: a site is wide (a folder per page), and one
@@ -74,11 +83,63 @@ impl Output {
             files: AtomicUsize::new(0),
             html_pages: AtomicUsize::new(0),
             bytes: AtomicUsize::new(0),
+            previous: None,
+            reused: AtomicUsize::new(0),
+            pages: Mutex::new(Vec::new()),
         })
     }
 
-    /// Writes one file at a site-relative path (`papers/x/index.html`).
-    pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<()> {
+    /// Lets pages whose fingerprint is unchanged be linked from the site now in the target
+    /// folder instead of rendered again.
+    pub fn reuse(&mut self, previous: HashMap<String, Fingerprint>) {
+        self.previous = Some(previous);
+    }
+
+    /// Writes a page, or links it from the previous site when its inputs' fingerprint is
+    /// the one recorded then. `render` runs only when the page must be made.
+    pub fn page(
+        &self,
+        rel: &str,
+        fingerprint: Fingerprint,
+        render: impl FnOnce() -> Result<String>,
+    ) -> Result<()> {
+        self.pages
+            .lock()
+            .expect("no panics while holding the page list")
+            .push((rel.to_string(), fingerprint));
+        if self
+            .previous
+            .as_ref()
+            .is_some_and(|p| p.get(rel) == Some(&fingerprint))
+        {
+            let path = self.staged_path(rel)?;
+            // The old file is never written to again (builds only create new files), so
+            // sharing its inode is safe; a missing or foreign file is simply rendered.
+            if std::fs::hard_link(self.target.join(rel), &path).is_ok() {
+                self.reused.fetch_add(1, Ordering::Relaxed);
+                self.count(rel, 0);
+                return Ok(());
+            }
+        }
+        self.write(rel, render()?.as_bytes())
+    }
+
+    pub fn reused(&self) -> usize {
+        self.reused.load(Ordering::Relaxed)
+    }
+
+    /// The pages of this build with their fingerprints, for the manifest.
+    pub fn take_pages(&self) -> Vec<(String, Fingerprint)> {
+        std::mem::take(
+            &mut self
+                .pages
+                .lock()
+                .expect("no panics while holding the page list"),
+        )
+    }
+
+    /// Where a site-relative path goes in the staging folder, its folder created.
+    fn staged_path(&self, rel: &str) -> Result<PathBuf> {
         let rel_path = Path::new(rel);
         if rel_path
             .components()
@@ -91,12 +152,22 @@ impl Output {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("cannot create {}", dir.display()))?;
         }
-        std::fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
+        Ok(path)
+    }
+
+    fn count(&self, rel: &str, bytes: usize) {
         self.files.fetch_add(1, Ordering::Relaxed);
-        self.bytes.fetch_add(bytes.len(), Ordering::Relaxed);
+        self.bytes.fetch_add(bytes, Ordering::Relaxed);
         if rel.ends_with(".html") {
             self.html_pages.fetch_add(1, Ordering::Relaxed);
         }
+    }
+
+    /// Writes one file at a site-relative path (`papers/x/index.html`).
+    pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<()> {
+        let path = self.staged_path(rel)?;
+        std::fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
+        self.count(rel, bytes.len());
         Ok(())
     }
 

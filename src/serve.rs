@@ -82,7 +82,7 @@ pub fn run(
         move || {
             let result = load_config().and_then(|mut config| {
                 config.base_url = base_url.clone();
-                crate::build::run(&root, &config, &output, false)
+                crate::build::run(&root, &config, &output, false, true)
             });
             let mut state = shared
                 .state

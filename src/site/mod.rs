@@ -3,6 +3,7 @@
 
 pub mod related;
 
+use crate::manifest::Fingerprint;
 use crate::paper::Week;
 use crate::store::frontmatter::{self, DigestFront, PaperFront};
 use anyhow::{Context, Result, anyhow, bail};
@@ -16,12 +17,15 @@ pub struct PaperEntry {
     pub body_html: String,
     pub slug: String,
     pub source_path: PathBuf,
+    /// Of the file's bytes: what an incremental build compares.
+    pub content_hash: Fingerprint,
 }
 
 pub struct DigestEntry {
     pub week: Week,
     pub front: DigestFront,
     pub body_html: String,
+    pub content_hash: Fingerprint,
     /// Indexes into `Site::papers`, in display order.
     pub papers: Vec<usize>,
     pub updated: Vec<usize>,
@@ -113,10 +117,18 @@ fn read_paper(path: &Path) -> Result<PaperEntry> {
         body_html: markdown_to_html(split.body),
         front,
         source_path: path.to_path_buf(),
+        content_hash: crate::manifest::of_bytes(text.as_bytes()),
     })
 }
 
-fn read_digest(path: &Path) -> Result<(Week, DigestFront, String)> {
+struct DigestFile {
+    week: Week,
+    front: DigestFront,
+    body_html: String,
+    content_hash: Fingerprint,
+}
+
+fn read_digest(path: &Path) -> Result<DigestFile> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let split = frontmatter::split(&text, path)?;
@@ -131,7 +143,12 @@ fn read_digest(path: &Path) -> Result<(Week, DigestFront, String)> {
             front.week
         );
     }
-    Ok((week, front, markdown_to_html(split.body)))
+    Ok(DigestFile {
+        week,
+        front,
+        body_html: markdown_to_html(split.body),
+        content_hash: crate::manifest::of_bytes(text.as_bytes()),
+    })
 }
 
 /// The first error in path order, so the same broken site always names the same file.
@@ -149,7 +166,7 @@ pub fn load(content_dir: &Path) -> Result<Site> {
 
 fn index(
     mut papers: Vec<PaperEntry>,
-    digests: Vec<(Week, DigestFront, String)>,
+    digests: Vec<DigestFile>,
     digest_files: &[PathBuf],
 ) -> Result<Site> {
     papers.sort_by(|a, b| a.front.id.cmp(&b.front.id));
@@ -165,7 +182,8 @@ fn index(
         }
     }
     let mut digest_entries = Vec::with_capacity(digests.len());
-    for ((week, front, body_html), path) in digests.into_iter().zip(digest_files) {
+    for (file, path) in digests.into_iter().zip(digest_files) {
+        let front = file.front;
         let lookup = |ids: &[String], key: &str| -> Result<Vec<usize>> {
             ids.iter()
                 .map(|id| {
@@ -181,8 +199,9 @@ fn index(
         let listed = lookup(&front.papers, "papers")?;
         let updated = lookup(&front.updated_papers, "updated_papers")?;
         digest_entries.push(DigestEntry {
-            week,
-            body_html,
+            week: file.week,
+            body_html: file.body_html,
+            content_hash: file.content_hash,
             papers: listed,
             updated,
             front,

@@ -1,0 +1,134 @@
+//! The build manifest: for every page of the last build, a fingerprint of everything it
+//! was rendered from. The next build renders only the pages whose fingerprint changed and
+//! hard-links the others from the previous site, so its output equals a full build.
+//!
+//! It lives beside the output folder (`.public.manifest.json`), names the output it
+//! describes and the site-wide inputs (binary, config, templates); when any of those
+//! differ the build is a full one.
+
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use xxhash_rust::xxh3::Xxh3;
+
+/// Bumped whenever what a fingerprint covers changes.
+const FORMAT: u32 = 1;
+
+/// 128-bit fingerprints: collisions between two versions of a page are not a concern.
+pub type Fingerprint = u128;
+
+/// Hashes the parts of a page's inputs, each length-prefixed so parts cannot run together.
+#[derive(Default)]
+pub struct Hasher(Xxh3);
+
+impl Hasher {
+    pub fn new() -> Hasher {
+        Hasher::default()
+    }
+    pub fn bytes(&mut self, b: &[u8]) -> &mut Hasher {
+        self.0.update(&(b.len() as u64).to_le_bytes());
+        self.0.update(b);
+        self
+    }
+    pub fn str(&mut self, s: &str) -> &mut Hasher {
+        self.bytes(s.as_bytes())
+    }
+    pub fn num(&mut self, n: u128) -> &mut Hasher {
+        self.0.update(&n.to_le_bytes());
+        self
+    }
+    pub fn finish(&self) -> Fingerprint {
+        self.0.digest128()
+    }
+}
+
+pub fn of_bytes(b: &[u8]) -> Fingerprint {
+    xxhash_rust::xxh3::xxh3_128(b)
+}
+
+#[derive(Serialize, Deserialize)]
+struct File {
+    format: u32,
+    /// The output folder this manifest describes.
+    output: PathBuf,
+    /// Site-wide inputs: binary, config, templates, what every page sees.
+    site: String,
+    /// Site-relative page path -> fingerprint, as hex.
+    pages: Vec<(String, String)>,
+}
+
+/// Where the manifest of an output folder lives: beside it, hidden.
+pub fn path_for(output: &Path) -> PathBuf {
+    let name = output
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "public".into());
+    output.with_file_name(format!(".{name}.manifest.json"))
+}
+
+/// The pages of the previous build, if it was built from the same site-wide inputs into
+/// the same folder. Anything unreadable means a full build, never an error.
+pub fn load(output: &Path, site: Fingerprint) -> Option<HashMap<String, Fingerprint>> {
+    let text = std::fs::read_to_string(path_for(output)).ok()?;
+    let file: File = serde_json::from_str(&text).ok()?;
+    if file.format != FORMAT
+        || file.output != absolute(output)
+        || file.site != format!("{site:032x}")
+        || !output.is_dir()
+    {
+        return None;
+    }
+    file.pages
+        .into_iter()
+        .map(|(rel, hex)| Some((rel, u128::from_str_radix(&hex, 16).ok()?)))
+        .collect()
+}
+
+/// Removed before the new site is swapped in and written after, so that a build killed
+/// in between leaves no manifest (the next build is a full one) rather than a wrong one.
+pub fn remove(output: &Path) -> Result<()> {
+    let path = path_for(output);
+    match std::fs::remove_file(&path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(e).with_context(|| format!("cannot remove {}", path.display()))
+        }
+        _ => Ok(()),
+    }
+}
+
+pub fn save(output: &Path, site: Fingerprint, mut pages: Vec<(String, Fingerprint)>) -> Result<()> {
+    pages.sort();
+    let file = File {
+        format: FORMAT,
+        output: absolute(output),
+        site: format!("{site:032x}"),
+        pages: pages
+            .into_iter()
+            .map(|(rel, fp)| (rel, format!("{fp:032x}")))
+            .collect(),
+    };
+    let json = serde_json::to_vec(&file).context("cannot serialize the build manifest")?;
+    crate::store::atomic::write_atomic(&path_for(output), &json)
+}
+
+fn absolute(p: &Path) -> PathBuf {
+    std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())
+}
+
+/// The running binary, by size and modification time: a new paperboy may render the same
+/// inputs differently, so it starts from a full build.
+pub fn binary_identity() -> String {
+    std::env::current_exe()
+        .and_then(std::fs::metadata)
+        .map(|m| {
+            let mtime = m
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map(|d| d.as_nanos())
+                .unwrap_or(0);
+            format!("{} {} {mtime}", env!("CARGO_PKG_VERSION"), m.len())
+        })
+        .unwrap_or_else(|_| format!("{} unknown", env!("CARGO_PKG_VERSION")))
+}

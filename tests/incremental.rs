@@ -1,0 +1,210 @@
+//! Incremental builds: the second build links the pages whose inputs did not change and
+//! renders the rest, and what it leaves in `public/` is byte for byte a full build.
+
+mod common;
+
+use common::{assert_ok, example_site, paperboy, read, stderr, tree};
+use std::path::{Path, PathBuf};
+
+/// "…; 1,234 unchanged pages kept from the last build" -> 1234 (0 when the line has none).
+fn kept(o: &std::process::Output) -> usize {
+    let err = stderr(o);
+    err.lines()
+        .find_map(|l| l.split("; ").nth(1)?.split(' ').next().map(str::to_string))
+        .map(|n| n.replace(',', "").parse().unwrap())
+        .unwrap_or(0)
+}
+
+fn ids_in(digest: &Path) -> Vec<String> {
+    let text = read(digest);
+    let list = |key: &str| -> Vec<String> {
+        let Some(start) = text.find(&format!("{key} = [")) else {
+            return Vec::new();
+        };
+        let rest = &text[start..];
+        let end = rest.find(']').unwrap();
+        rest[..end]
+            .split('"')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_string)
+            .collect()
+    };
+    let mut ids = list("papers");
+    ids.extend(list("updated_papers"));
+    ids
+}
+
+/// Paper id -> its file, read from the files themselves (`id = "…"`).
+fn paper_files(content: &Path) -> std::collections::HashMap<String, PathBuf> {
+    walkdir::WalkDir::new(content.join("papers"))
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().is_file())
+        .filter_map(|e| {
+            let text = read(e.path());
+            let id = text
+                .lines()
+                .find_map(|l| l.strip_prefix("id = \"")?.strip_suffix('"'))?
+                .to_string();
+            Some((id, e.path().to_path_buf()))
+        })
+        .collect()
+}
+
+/// Moves the newest `n` weeks (digests and the papers only they list) out of the site and
+/// returns them as (from, to) pairs for putting back.
+fn hold_back_weeks(site: &Path, aside: &Path, n: usize) -> Vec<(PathBuf, PathBuf)> {
+    let content = site.join("content");
+    let mut digests: Vec<PathBuf> = std::fs::read_dir(content.join("digests"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    digests.sort();
+    let (kept_weeks, newest) = digests.split_at(digests.len() - n);
+    let still_listed: std::collections::HashSet<String> =
+        kept_weeks.iter().flat_map(|d| ids_in(d)).collect();
+    let files = paper_files(&content);
+    let mut moved = Vec::new();
+    for d in newest {
+        for id in ids_in(d) {
+            if !still_listed.contains(&id) {
+                moved.push(files[&id].clone());
+            }
+        }
+        moved.push(d.clone());
+    }
+    moved.sort();
+    moved.dedup();
+    moved
+        .into_iter()
+        .enumerate()
+        .map(|(i, from)| {
+            let to = aside.join(format!("{i}.md"));
+            std::fs::rename(&from, &to).unwrap();
+            (to, from)
+        })
+        .collect()
+}
+
+#[test]
+fn adding_weeks_renders_only_what_changed_and_equals_a_full_build() {
+    let site = example_site();
+    let aside = tempfile::tempdir().unwrap();
+    let back = hold_back_weeks(site.path(), aside.path(), 3);
+    assert!(back.len() > 3, "the newest weeks list papers of their own");
+
+    let first = paperboy(site.path(), &["build"]);
+    assert_ok(&first);
+    assert_eq!(kept(&first), 0, "no manifest yet: a full build");
+    let public = site.path().join("public");
+    let added_paper = "2604.03438";
+    assert!(
+        back.iter().any(|(_, to)| to.ends_with("2604.03438.md")),
+        "the newest week's paper is held back"
+    );
+    assert!(!public.join("papers").join(added_paper).exists());
+
+    for (from, to) in &back {
+        std::fs::rename(from, to).unwrap();
+    }
+    // An editor's change to an old paper must reach every page that shows it.
+    let edited = site.path().join("content/papers/2508/2508.13167.md");
+    let text = read(&edited).replace(
+        "summary = \"Distilling",
+        "summary = \"An edited one-line summary. Distilling",
+    );
+    assert!(text.contains("An edited one-line summary."));
+    std::fs::write(&edited, text).unwrap();
+
+    let second = paperboy(site.path(), &["build"]);
+    assert_ok(&second);
+    let kept_pages = kept(&second);
+    assert!(
+        kept_pages > 500,
+        "most pages are unchanged and kept: {}",
+        stderr(&second)
+    );
+    assert!(
+        public
+            .join("papers")
+            .join(&added_paper)
+            .join("index.html")
+            .exists()
+    );
+    assert!(
+        read(public.join("papers/2508.13167/index.html")).contains("An edited one-line summary.")
+    );
+
+    let full = tempfile::tempdir().unwrap();
+    let full_out = full.path().join("public");
+    assert_ok(&paperboy(
+        site.path(),
+        &["build", "--full", "--output", full_out.to_str().unwrap()],
+    ));
+    let (incremental, complete) = (tree(&public), tree(&full_out));
+    assert!(complete.len() > 2000);
+    let names = |t: &[(String, Vec<u8>)]| t.iter().map(|f| f.0.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&incremental), names(&complete), "the same files");
+    for ((name, a), (_, b)) in incremental.iter().zip(&complete) {
+        assert!(
+            a == b,
+            "{name} differs between the incremental and the full build"
+        );
+    }
+
+    // Nothing changed: every page is kept, and the site is still the same.
+    let third = paperboy(site.path(), &["build"]);
+    assert_ok(&third);
+    assert!(kept(&third) > kept_pages);
+    assert!(
+        tree(&public) == complete,
+        "a no-change build changed the site"
+    );
+}
+
+#[test]
+fn a_template_change_renders_every_page_again() {
+    let site = example_site();
+    assert_ok(&paperboy(site.path(), &["build"]));
+    let second = paperboy(site.path(), &["build"]);
+    assert!(kept(&second) > 1000, "{}", stderr(&second));
+
+    let templates = site.path().join("templates");
+    std::fs::create_dir_all(&templates).unwrap();
+    let base = read(site.path().join("themes/default/templates/base.html"))
+        .replace("Made with paperboy.", "Made with paperboy, edited.");
+    std::fs::write(templates.join("base.html"), base).unwrap();
+    let third = paperboy(site.path(), &["build"]);
+    assert_ok(&third);
+    assert_eq!(kept(&third), 0, "{}", stderr(&third));
+    assert!(read(site.path().join("public/papers/2604.03438/index.html")).contains("edited."));
+
+    // The config too: a new title shows on every page.
+    let config = read(site.path().join("paperboy.toml"));
+    let retitled = config.replacen("title = \"", "title = \"New: ", 1);
+    assert_ne!(config, retitled);
+    std::fs::write(site.path().join("paperboy.toml"), retitled).unwrap();
+    let fourth = paperboy(site.path(), &["build"]);
+    assert_ok(&fourth);
+    assert_eq!(kept(&fourth), 0, "{}", stderr(&fourth));
+}
+
+#[test]
+fn a_build_that_dies_before_its_manifest_is_followed_by_a_full_one() {
+    let site = example_site();
+    assert_ok(&paperboy(site.path(), &["build"]));
+    let manifest = site.path().join(".public.manifest.json");
+    assert!(manifest.exists());
+    // What a kill between the swap and the new manifest leaves: no manifest at all.
+    std::fs::remove_file(&manifest).unwrap();
+    let again = paperboy(site.path(), &["build"]);
+    assert_ok(&again);
+    assert_eq!(kept(&again), 0);
+    // A manifest that does not parse is no manifest either.
+    std::fs::write(&manifest, "{ not json").unwrap();
+    let again = paperboy(site.path(), &["build"]);
+    assert_ok(&again);
+    assert_eq!(kept(&again), 0);
+    assert!(manifest.exists() && read(&manifest).starts_with('{'));
+}
