@@ -128,7 +128,7 @@ fn adding_weeks_renders_only_what_changed_and_equals_a_full_build() {
     assert!(
         public
             .join("papers")
-            .join(&added_paper)
+            .join(added_paper)
             .join("index.html")
             .exists()
     );
