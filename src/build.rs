@@ -23,7 +23,7 @@ pub struct BuildReport {
     pub papers: usize,
     pub weeks: usize,
     pub categories: usize,
-    pub steps: Vec<(&'static str, Duration)>,
+    pub steps: Vec<Step>,
     pub total: Duration,
 }
 
@@ -61,17 +61,37 @@ impl std::fmt::Display for BuildReport {
     }
 }
 
+/// One step of a build: its name, how long it took, and the process's peak memory
+/// (bytes) at its end, where the OS tells.
+pub struct Step {
+    pub name: &'static str,
+    pub took: Duration,
+    pub peak_memory: Option<u64>,
+}
+
 struct Steps {
-    list: Vec<(&'static str, Duration)>,
+    list: Vec<Step>,
     last: Instant,
 }
 
 impl Steps {
     fn done(&mut self, name: &'static str) {
         let now = Instant::now();
-        self.list.push((name, now - self.last));
+        self.list.push(Step {
+            name,
+            took: now - self.last,
+            peak_memory: peak_memory(),
+        });
         self.last = now;
     }
+}
+
+/// VmHWM of /proc/self/status: the peak resident memory so far.
+fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
 }
 
 /// Everything the page renderers share.

@@ -237,8 +237,16 @@ fn run(cli: Cli) -> Result<ExitCode> {
             recover(&cli)?;
             let report = paperboy::build::run(&cli.root, &config, &output, !cli.quiet, !full)?;
             if cli.verbose {
-                for (step, took) in &report.steps {
-                    eprintln!("{:>8.1} ms  {step}", took.as_secs_f64() * 1000.0);
+                for step in &report.steps {
+                    let peak = step
+                        .peak_memory
+                        .map(|b| format!("{:>7} MB peak", b / 1_000_000))
+                        .unwrap_or_default();
+                    eprintln!(
+                        "{:>8.1} ms  {:<36}{peak}",
+                        step.took.as_secs_f64() * 1000.0,
+                        step.name
+                    );
                 }
                 eprintln!("wrote {} files, {} bytes", report.files, report.bytes);
             }

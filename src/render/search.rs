@@ -27,6 +27,26 @@ pub fn tokenize(s: &str) -> impl Iterator<Item = String> + '_ {
 /// (document, weight) pairs of one term.
 type Postings = Vec<(u32, f32)>;
 
+/// How many papers have a term, and its best postings.
+type Counted = (u32, Postings);
+
+/// Papers tokenized at once.
+const BATCH: usize = 4096;
+
+/// Higher weight first, then lower document number: a total order, so which postings
+/// survive `keep_best` does not depend on the order they arrived in.
+fn best_first(a: &(u32, f32), b: &(u32, f32)) -> std::cmp::Ordering {
+    b.1.total_cmp(&a.1).then(a.0.cmp(&b.0))
+}
+
+/// Drops all but the `MAX_POSTINGS` best postings.
+fn keep_best(list: &mut Postings) {
+    if list.len() > MAX_POSTINGS {
+        list.select_nth_unstable_by(MAX_POSTINGS - 1, best_first);
+        list.truncate(MAX_POSTINGS);
+    }
+}
+
 /// Weighted term frequencies of one paper, length-normalised so long abstracts do not
 /// win every query; terms sorted, so the postings come out in a fixed order.
 fn weighted_terms(p: &crate::site::PaperEntry) -> Vec<(String, f32)> {
@@ -61,17 +81,27 @@ pub fn build_index(site: &Site, urls: &Urls) -> Vec<(String, String)> {
     let n = site.papers.len();
     // Larger sites get finer shards so the first query stays small.
     let prefix = if n > 20_000 { 3 } else { 2 };
-    let per_doc: Vec<Vec<(String, f32)>> = site.papers.par_iter().map(weighted_terms).collect();
-    let mut postings: FxHashMap<String, Postings> = FxHashMap::default();
-    for (doc, terms) in per_doc.into_iter().enumerate() {
-        for (t, w) in terms {
-            postings.entry(t).or_default().push((doc as u32, w));
+    // Papers are tokenized a batch at a time and each term keeps only its best postings
+    // (and a count, for its idf), so memory follows the vocabulary, not the corpus.
+    let mut postings: FxHashMap<String, Counted> = FxHashMap::default();
+    for (b, batch) in site.papers.chunks(BATCH).enumerate() {
+        let per_doc: Vec<Vec<(String, f32)>> = batch.par_iter().map(weighted_terms).collect();
+        for (j, terms) in per_doc.into_iter().enumerate() {
+            let doc = (b * BATCH + j) as u32;
+            for (t, w) in terms {
+                let (count, list) = postings.entry(t).or_default();
+                *count += 1;
+                list.push((doc, w));
+                if list.len() >= 2 * MAX_POSTINGS {
+                    keep_best(list);
+                }
+            }
         }
     }
-    let mut shards: BTreeMap<String, Vec<(String, Postings)>> = BTreeMap::new();
-    for (term, list) in postings {
+    let mut shards: BTreeMap<String, Vec<(String, Counted)>> = BTreeMap::new();
+    for (term, counted) in postings {
         let key: String = term.chars().take(prefix).collect();
-        shards.entry(key).or_default().push((term, list));
+        shards.entry(key).or_default().push((term, counted));
     }
     let meta = serde_json::json!({
         "prefix": prefix,
@@ -84,10 +114,10 @@ pub fn build_index(site: &Site, urls: &Urls) -> Vec<(String, String)> {
         .into_par_iter()
         .map(|(key, terms)| {
             let mut map = serde_json::Map::new();
-            for (term, mut list) in terms {
-                let idf = ((n as f32 + 1.0) / (list.len() as f32)).ln() + 1.0;
-                list.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-                list.truncate(MAX_POSTINGS);
+            for (term, (count, mut list)) in terms {
+                let idf = ((n as f32 + 1.0) / (count as f32)).ln() + 1.0;
+                keep_best(&mut list);
+                list.sort_by(best_first);
                 let flat: Vec<serde_json::Value> = list
                     .iter()
                     .flat_map(|&(d, s)| {

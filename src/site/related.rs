@@ -1,18 +1,50 @@
 //! Related papers: tf-idf over titles and abstracts, cosine similarity, a handful per paper,
 //! computed at build time. Each paper keeps only its strongest terms and very common terms
-//! are skipped, so the work grows with the corpus rather than with its square.
+//! are skipped, so the work grows with the corpus rather than with its square. Terms are
+//! held as 64-bit hashes and documents are tokenized twice (once for document frequencies,
+//! once for their vectors), so memory stays at a few hundred bytes per paper.
 
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
+use std::borrow::Cow;
+use std::hash::Hasher as _;
 
 /// Terms kept per paper.
 const TERMS_PER_DOC: usize = 24;
 
-pub fn tokens(s: &str) -> impl Iterator<Item = String> + '_ {
+/// Lower-cased words of three or more characters, stop words and numbers left out.
+pub fn tokens<'a>(
+    s: &'a str,
+    stop: &'a FxHashSet<&'static str>,
+) -> impl Iterator<Item = Cow<'a, str>> + 'a {
     s.split(|c: char| !c.is_alphanumeric())
-        .filter(|t| t.chars().count() >= 3)
-        .map(|t| t.to_lowercase())
-        .filter(|t| !STOP.contains(&t.as_str()) && !t.chars().all(|c| c.is_ascii_digit()))
+        .filter(|t| t.len() >= 3 && t.chars().nth(2).is_some())
+        .map(|t| {
+            if t.chars().any(char::is_uppercase) {
+                Cow::Owned(t.to_lowercase())
+            } else {
+                Cow::Borrowed(t)
+            }
+        })
+        .filter(|t| !stop.contains(t.as_ref()) && !t.chars().all(|c| c.is_ascii_digit()))
+}
+
+fn term_hash(t: &str) -> u64 {
+    let mut h = FxHasher::default();
+    h.write(t.as_bytes());
+    h.finish()
+}
+
+/// A document's term frequencies, the title counting double.
+fn term_frequencies(title: &str, abs: &str, stop: &FxHashSet<&'static str>) -> FxHashMap<u64, f32> {
+    let mut tf: FxHashMap<u64, f32> = FxHashMap::default();
+    for t in tokens(title, stop) {
+        *tf.entry(term_hash(&t)).or_default() += 2.0;
+    }
+    for t in tokens(abs, stop) {
+        *tf.entry(term_hash(&t)).or_default() += 1.0;
+    }
+    tf
 }
 
 const STOP: &[&str] = &[
@@ -100,57 +132,60 @@ pub fn related(docs: &[(&str, &str)], k: usize) -> Vec<Vec<usize>> {
     if n < 2 {
         return vec![Vec::new(); n];
     }
-    // Term frequencies, the title counting double.
-    let tfs: Vec<FxHashMap<String, f32>> = docs
+    let stop: FxHashSet<&'static str> = STOP.iter().copied().collect();
+    let df: FxHashMap<u64, u32> = docs
         .par_iter()
-        .map(|(title, abs)| {
-            let mut tf: FxHashMap<String, f32> = FxHashMap::default();
-            for t in tokens(title) {
-                *tf.entry(t).or_default() += 2.0;
+        .fold(FxHashMap::default, |mut df, (title, abs)| {
+            for t in term_frequencies(title, abs, &stop).into_keys() {
+                *df.entry(t).or_default() += 1;
             }
-            for t in tokens(abs) {
-                *tf.entry(t).or_default() += 1.0;
-            }
-            tf
+            df
         })
-        .collect();
-    let mut df: FxHashMap<&str, u32> = FxHashMap::default();
-    for tf in &tfs {
-        for t in tf.keys() {
-            *df.entry(t.as_str()).or_default() += 1;
-        }
-    }
+        .reduce(FxHashMap::default, |mut a, b| {
+            for (t, c) in b {
+                *a.entry(t).or_default() += c;
+            }
+            a
+        });
     // Terms in more than a tenth of the papers say little about any one of them.
     let max_df = ((n as f32) * 0.1).max(3.0) as u32;
-    let mut term_ids: FxHashMap<&str, u32> = FxHashMap::default();
-    let vectors: Vec<Vec<(u32, f32)>> = tfs
-        .iter()
-        .map(|tf| {
-            let mut v: Vec<(&str, f32)> = tf
-                .iter()
-                .filter_map(|(t, &f)| {
-                    let d = df[t.as_str()];
+    let vectors: Vec<Vec<(u64, f32)>> = docs
+        .par_iter()
+        .map(|(title, abs)| {
+            let mut v: Vec<(u64, f32)> = term_frequencies(title, abs, &stop)
+                .into_iter()
+                .filter_map(|(t, f)| {
+                    let d = df[&t];
                     (d >= 2 && d <= max_df)
-                        .then(|| (t.as_str(), (1.0 + f.ln()) * ((n as f32) / d as f32).ln()))
+                        .then(|| (t, (1.0 + f.ln()) * ((n as f32) / d as f32).ln()))
                 })
                 .collect();
-            v.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
+            v.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
             v.truncate(TERMS_PER_DOC);
             let norm = v.iter().map(|(_, w)| w * w).sum::<f32>().sqrt().max(1e-9);
+            v.into_iter().map(|(t, w)| (t, w / norm)).collect()
+        })
+        .collect();
+    drop(df);
+    let mut term_ids: FxHashMap<u64, u32> = FxHashMap::default();
+    let mut postings: Vec<Vec<(u32, f32)>> = Vec::new();
+    let vectors: Vec<Vec<(u32, f32)>> = vectors
+        .into_iter()
+        .enumerate()
+        .map(|(doc, v)| {
             v.into_iter()
                 .map(|(t, w)| {
                     let next = term_ids.len() as u32;
-                    (*term_ids.entry(t).or_insert(next), w / norm)
+                    let id = *term_ids.entry(t).or_insert(next);
+                    if id == next {
+                        postings.push(Vec::new());
+                    }
+                    postings[id as usize].push((doc as u32, w));
+                    (id, w)
                 })
                 .collect()
         })
         .collect();
-    let mut postings: Vec<Vec<(u32, f32)>> = vec![Vec::new(); term_ids.len()];
-    for (doc, v) in vectors.iter().enumerate() {
-        for &(t, w) in v {
-            postings[t as usize].push((doc as u32, w));
-        }
-    }
     vectors
         .par_iter()
         .enumerate()
