@@ -95,7 +95,11 @@ pub struct PaperView<'a> {
     pub permalink: String,
     pub version: u32,
     pub title: &'a str,
+    /// The title as HTML: escaped, its LaTeX as MathML (what `title | math` gives).
+    pub title_html: String,
     pub authors: &'a [String],
+    /// The first eight authors, comma-separated, then "et al." if there are more.
+    pub authors_short: String,
     /// `2026-02-26`
     pub published: String,
     pub updated: String,
@@ -106,6 +110,8 @@ pub struct PaperView<'a> {
     pub categories: Vec<Link>,
     #[serde(rename = "abstract")]
     pub abstract_text: &'a str,
+    /// The abstract as HTML, as `abstract | math` gives it.
+    pub abstract_html: String,
     pub comment: &'a str,
     pub journal_ref: &'a str,
     pub doi: &'a str,
@@ -136,6 +142,17 @@ fn figure_url(urls: &Urls, figure: &str) -> String {
     urls.path(f.trim_start_matches('/'))
 }
 
+/// Authors shown on a card.
+const CARD_AUTHORS: usize = 8;
+
+fn authors_short(authors: &[String]) -> String {
+    let mut s = authors[..authors.len().min(CARD_AUTHORS)].join(", ");
+    if authors.len() > CARD_AUTHORS {
+        s.push_str(" et al.");
+    }
+    s
+}
+
 pub fn paper_view<'a>(site: &'a Site, i: usize, urls: &Urls) -> PaperView<'a> {
     let p = &site.papers[i];
     let f = &p.front;
@@ -151,7 +168,9 @@ pub fn paper_view<'a>(site: &'a Site, i: usize, urls: &Urls) -> PaperView<'a> {
         permalink: urls.permalink(&rel),
         version: f.version,
         title: &f.title,
+        title_html: crate::render::math::text_with_math(&f.title),
         authors: &f.authors,
+        authors_short: authors_short(&f.authors),
         published: f.published.format("%Y-%m-%d").to_string(),
         updated: f.updated.format("%Y-%m-%d").to_string(),
         published_iso: f
@@ -168,6 +187,7 @@ pub fn paper_view<'a>(site: &'a Site, i: usize, urls: &Urls) -> PaperView<'a> {
         }),
         categories: f.categories.iter().map(|c| cat_link(c)).collect(),
         abstract_text: &f.abstract_text,
+        abstract_html: crate::render::math::text_with_math(&f.abstract_text),
         comment: &f.comment,
         journal_ref: &f.journal_ref,
         doi: &f.doi,
@@ -335,22 +355,42 @@ pub struct PageLink {
     pub number: usize,
     pub url: String,
     pub current: bool,
+    /// Stands for the pages left out between its neighbours (shown as "…").
+    pub gap: bool,
 }
 
+/// Pages linked on either side of the current one; the first and last are always linked.
+const PAGER_WINDOW: usize = 2;
+
+/// A category's pager: the first and last pages, and the pages near the current one, so
+/// a page's size (and the build's time) does not grow with the number of pages.
 pub fn paginator(slug: &str, current: usize, total: usize, urls: &Urls) -> Paginator {
     let url = |n: usize| urls.path(&category_rel(slug, n));
+    let near = |n: usize| n == 1 || n == total || n.abs_diff(current) <= PAGER_WINDOW;
+    let mut pages = Vec::new();
+    for n in 1..=total {
+        if near(n) {
+            pages.push(PageLink {
+                number: n,
+                url: url(n),
+                current: n == current,
+                gap: false,
+            });
+        } else if near(n - 1) {
+            pages.push(PageLink {
+                number: n,
+                url: String::new(),
+                current: false,
+                gap: true,
+            });
+        }
+    }
     Paginator {
         current,
         total,
         prev: (current > 1).then(|| url(current - 1)),
         next: (current < total).then(|| url(current + 1)),
-        pages: (1..=total)
-            .map(|n| PageLink {
-                number: n,
-                url: url(n),
-                current: n == current,
-            })
-            .collect(),
+        pages,
     }
 }
 
@@ -593,6 +633,31 @@ pub struct AuthorView {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_pager_links_the_ends_and_the_pages_near_the_current_one() {
+        let urls = Urls::new("https://example.org/d/");
+        let shown = |current, total| -> String {
+            paginator("cs.DC", current, total, &urls)
+                .pages
+                .iter()
+                .map(|p| match (p.gap, p.current) {
+                    (true, _) => "…".to_string(),
+                    (_, true) => format!("[{}]", p.number),
+                    _ => p.number.to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        assert_eq!(shown(5, 10), "1 … 3 4 [5] 6 7 … 10");
+        assert_eq!(shown(1, 10), "[1] 2 3 … 10");
+        assert_eq!(shown(10, 10), "1 … 8 9 [10]");
+        assert_eq!(shown(4, 7), "1 2 3 [4] 5 6 7");
+        assert_eq!(shown(1, 1), "[1]");
+        let p = paginator("cs.DC", 2, 400, &urls);
+        assert_eq!(p.pages.last().unwrap().url, "/d/categories/cs.DC/page/400/");
+        assert_eq!(p.prev.as_deref(), Some("/d/categories/cs.DC/"));
+    }
 
     #[test]
     fn citation_names_and_keys() {
