@@ -211,35 +211,38 @@ fn write_paperboy(papers: &[Paper], out: &Path) {
 
 /// The same pages for Hugo: a paper page each, paginated category lists, weekly lists.
 fn write_hugo(papers: &[Paper], out: &Path) {
+    // The pages paperboy writes, as Hugo (0.146+ template lookup: layouts/<kind>.html):
+    // a page per paper, category pages paginated by 20 with full cards, a page per week
+    // with every card, a page per author listing titles.
     write(
         &out.join("hugo.toml"),
-        "baseURL = \"https://bench.example.org/\"\ntitle = \"Synthetic digest\"\ndisableKinds = [\"RSS\", \"sitemap\", \"robotsTXT\", \"404\"]\n[pagination]\npagerSize = 20\n[taxonomies]\ncategory = \"categories\"\nweek = \"weeks\"\n",
+        "baseURL = \"https://bench.example.org/\"\ntitle = \"Synthetic digest\"\ndisableKinds = [\"RSS\", \"sitemap\", \"robotsTXT\", \"404\"]\n[pagination]\npagerSize = 20\n[taxonomies]\ncategory = \"categories\"\nweek = \"weeks\"\nauthor = \"authors\"\n",
     );
     let layouts = out.join("layouts");
     let head = "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{{ .Title }}</title></head><body>";
     write(
-        &layouts.join("_default/single.html"),
+        &layouts.join("single.html"),
         &format!(
-            "{head}<article><h1>{{{{ .Title }}}}</h1><p>{{{{ delimit .Params.authors \", \" }}}}</p><p>{{{{ .Date.Format \"2006-01-02\" }}}}</p>{{{{ range .Params.categories }}}}<a href=\"/categories/{{{{ . | urlize }}}}/\">{{{{ . }}}}</a> {{{{ end }}}}<details><summary>abstract</summary><p>{{{{ .Params.abstract }}}}</p></details></article></body></html>"
+            "{head}<article><h1>{{{{ .Title }}}}</h1><p>{{{{ range .Params.authors }}}}<a href=\"/authors/{{{{ . | urlize }}}}/\">{{{{ . }}}}</a> {{{{ end }}}}</p><p>{{{{ .Date.Format \"2006-01-02\" }}}}</p>{{{{ range .Params.categories }}}}<a href=\"/categories/{{{{ . | urlize }}}}/\">{{{{ . }}}}</a> {{{{ end }}}}<details><summary>abstract</summary><p>{{{{ .Params.abstract }}}}</p></details></article></body></html>"
         ),
     );
-    let card = "<article><p>{{ index .Params.categories 0 }} {{ .Date.Format \"2006-01-02\" }}</p><h3><a href=\"{{ .RelPermalink }}\">{{ .Title }}</a></h3><details><summary>abstract</summary><p>{{ .Params.abstract }}</p></details></article>";
+    let card = "<article><p>{{ index .Params.categories 0 }} {{ .Date.Format \"2006-01-02\" }}</p><h3><a href=\"{{ .RelPermalink }}\">{{ .Title }}</a></h3><p>{{ delimit (first 8 .Params.authors) \", \" }}</p><details><summary>abstract</summary><p>{{ .Params.abstract }}</p></details></article>";
     write(
-        &layouts.join("_default/term.html"),
+        &layouts.join("term.html"),
         &format!(
-            "{head}<h1>{{{{ .Title }}}}</h1>{{{{ $p := .Paginate .Pages }}}}{{{{ range $p.Pages }}}}{card}{{{{ end }}}}{{{{ with $p.Next }}}}<a href=\"{{{{ .URL }}}}\">next</a>{{{{ end }}}}</body></html>"
+            "{head}<h1>{{{{ .Title }}}}</h1>{{{{ if eq .Data.Plural \"weeks\" }}}}{{{{ range .Pages }}}}{card}{{{{ end }}}}{{{{ else if eq .Data.Plural \"authors\" }}}}<ol>{{{{ range .Pages }}}}<li><a href=\"{{{{ .RelPermalink }}}}\">{{{{ .Title }}}}</a></li>{{{{ end }}}}</ol>{{{{ else }}}}{{{{ $p := .Paginate .Pages }}}}{{{{ range $p.Pages }}}}{card}{{{{ end }}}}{{{{ with $p.Prev }}}}<a href=\"{{{{ .URL }}}}\">newer</a>{{{{ end }}}}{{{{ with $p.Next }}}}<a href=\"{{{{ .URL }}}}\">older</a>{{{{ end }}}}{{{{ end }}}}</body></html>"
         ),
     );
     write(
-        &layouts.join("_default/list.html"),
+        &layouts.join("list.html"),
         &format!("{head}<h1>{{{{ .Title }}}}</h1></body></html>"),
     );
     write(
-        &layouts.join("_default/taxonomy.html"),
-        &format!("{head}<h1>{{{{ .Title }}}}</h1></body></html>"),
+        &layouts.join("taxonomy.html"),
+        &format!("{head}<h1>{{{{ .Title }}}}</h1><ul>{{{{ range .Pages }}}}<li><a href=\"{{{{ .RelPermalink }}}}\">{{{{ .Title }}}}</a></li>{{{{ end }}}}</ul></body></html>"),
     );
     write(
-        &layouts.join("index.html"),
+        &layouts.join("home.html"),
         &format!("{head}<h1>Synthetic digest</h1></body></html>"),
     );
     for p in papers {
