@@ -239,7 +239,9 @@ fn write_hugo(papers: &[Paper], out: &Path) {
     );
     write(
         &layouts.join("taxonomy.html"),
-        &format!("{head}<h1>{{{{ .Title }}}}</h1><ul>{{{{ range .Pages }}}}<li><a href=\"{{{{ .RelPermalink }}}}\">{{{{ .Title }}}}</a></li>{{{{ end }}}}</ul></body></html>"),
+        &format!(
+            "{head}<h1>{{{{ .Title }}}}</h1><ul>{{{{ range .Pages }}}}<li><a href=\"{{{{ .RelPermalink }}}}\">{{{{ .Title }}}}</a></li>{{{{ end }}}}</ul></body></html>"
+        ),
     );
     write(
         &layouts.join("home.html"),

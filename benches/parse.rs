@@ -5,6 +5,10 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use paperboy::sources::{ParseContext, parse_feed};
 use std::hint::black_box;
 
+// The allocator the paperboy binary runs with.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn bench(c: &mut Criterion) {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),

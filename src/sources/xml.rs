@@ -92,7 +92,11 @@ impl Element {
 
     /// Trimmed text with runs of white space folded to one space.
     pub fn clean_text(&self) -> String {
-        fold_whitespace(&self.text())
+        match self.children.as_slice() {
+            // The common case: one run of text, folded without a copy first.
+            [Node::Text(t)] => fold_whitespace(t),
+            _ => fold_whitespace(&self.text()),
+        }
     }
 
     /// Whether child elements carry markup (raw HTML inside a description).
@@ -140,9 +144,62 @@ fn is_extension_ns(ns: &str) -> bool {
         || ns.starts_with("unknown-prefix:")
 }
 
+/// `s.split_whitespace().collect::<Vec<_>>().join(" ")`, in one pass: feed text is
+/// folded field by field, and this is the parser's hottest loop.
 pub fn fold_whitespace(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+    let bytes = s.as_bytes();
+    let mut out = String::with_capacity(s.len());
+    // White space was skipped since the last piece of a word.
+    let mut gap = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        // Up to the next ASCII space or non-ASCII byte (which may start a Unicode
+        // space): part of a word, copied whole.
+        let run = bytes[i..]
+            .iter()
+            .position(|&b| SPACE_OR_HIGH[b as usize])
+            .unwrap_or(bytes.len() - i);
+        let len = if run > 0 {
+            run
+        } else if bytes[i] < 0x80 {
+            gap = true;
+            i += 1;
+            continue;
+        } else {
+            let c = s[i..].chars().next().unwrap_or(' ');
+            if c.is_whitespace() {
+                gap = true;
+                i += c.len_utf8();
+                continue;
+            }
+            c.len_utf8()
+        };
+        if gap && !out.is_empty() {
+            out.push(' ');
+        }
+        gap = false;
+        out.push_str(&s[i..i + len]);
+        i += len;
+    }
+    out
 }
+
+/// ASCII white space (as `char::is_whitespace` has it) and every byte >= 0x80.
+const SPACE_OR_HIGH: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b' ' as usize] = true;
+    t[b'\t' as usize] = true;
+    t[b'\n' as usize] = true;
+    t[b'\r' as usize] = true;
+    t[0x0b] = true;
+    t[0x0c] = true;
+    let mut b = 0x80;
+    while b < 256 {
+        t[b] = true;
+        b += 1;
+    }
+    t
+};
 
 /// A parsed document: the root (possibly partial) and what went wrong on the way.
 #[derive(Debug)]
@@ -154,7 +211,7 @@ pub struct Document {
 }
 
 /// Decodes bytes to text: BOM, then the declared encoding, then UTF-8, then windows-1252.
-pub fn decode(bytes: &[u8], warnings: &mut Vec<String>) -> String {
+pub fn decode<'a>(bytes: &'a [u8], warnings: &mut Vec<String>) -> std::borrow::Cow<'a, str> {
     if let Some((enc, bom_len)) = encoding_rs::Encoding::for_bom(bytes) {
         let (text, had_errors) = enc.decode_without_bom_handling(&bytes[bom_len..]);
         if had_errors {
@@ -163,7 +220,7 @@ pub fn decode(bytes: &[u8], warnings: &mut Vec<String>) -> String {
                 enc.name()
             ));
         }
-        return text.into_owned();
+        return text;
     }
     if let Some(label) = declared_encoding(bytes) {
         match encoding_rs::Encoding::for_label(label.as_bytes()) {
@@ -174,19 +231,19 @@ pub fn decode(bytes: &[u8], warnings: &mut Vec<String>) -> String {
                         "bytes not valid in the declared {label} were replaced"
                     ));
                 }
-                return text.into_owned();
+                return text;
             }
             Some(_) => {}
             None => warnings.push(format!("unknown encoding {label:?} declared; guessed")),
         }
     }
     match std::str::from_utf8(bytes) {
-        Ok(s) => s.to_string(),
+        Ok(s) => std::borrow::Cow::Borrowed(s),
         Err(_) => {
             warnings.push(
                 "not valid UTF-8 and no usable encoding declared; read as windows-1252".into(),
             );
-            encoding_rs::WINDOWS_1252.decode(bytes).0.into_owned()
+            encoding_rs::WINDOWS_1252.decode(bytes).0
         }
     }
 }
@@ -208,11 +265,14 @@ fn declared_encoding(bytes: &[u8]) -> Option<String> {
     Some(value[..end].trim().to_string())
 }
 
+/// Whether the text holds a C1 control (U+0080–U+009F, UTF-8 `C2 80`–`C2 9F`).
+fn has_c1(s: &str) -> bool {
+    let b = s.as_bytes();
+    memchr::memchr_iter(0xC2, b).any(|i| b.get(i + 1).is_some_and(|n| (0x80..=0x9F).contains(n)))
+}
+
 /// C1 controls in decoded text almost always stand for windows-1252 punctuation.
 fn demoronize(s: &str, warnings: &mut Vec<String>) -> String {
-    if !s.chars().any(|c| ('\u{80}'..='\u{9f}').contains(&c)) {
-        return s.to_string();
-    }
     let mut warned = false;
     let out = s
         .chars()
@@ -380,7 +440,8 @@ pub fn parse(bytes: &[u8]) -> Result<Document, String> {
 fn fix_c1(el: &mut Element, warnings: &mut Vec<String>) {
     for n in &mut el.children {
         match n {
-            Node::Text(t) => *t = demoronize(t, warnings),
+            Node::Text(t) if has_c1(t) => *t = demoronize(t, warnings),
+            Node::Text(_) => {}
             Node::Element(e) => fix_c1(e, warnings),
         }
     }
@@ -446,6 +507,26 @@ fn push_text(stack: &mut [Element], s: &str) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn whitespace_folds_as_split_whitespace_does() {
+        for s in [
+            "",
+            "   ",
+            "one",
+            "  two  words ",
+            "a\tb\nc\r\nd\u{b}e\u{c}f",
+            "\u{a0}non-breaking\u{2003}em\u{3000}ideographic\u{85}next line ",
+            "Caf\u{e9}  \u{1F600}\n\n x",
+        ] {
+            assert_eq!(
+                fold_whitespace(s),
+                s.split_whitespace().collect::<Vec<_>>().join(" "),
+                "{s:?}"
+            );
+        }
+        assert!(has_c1("don\u{92}t") && !has_c1("don\u{2019}t \u{c2}\u{a0}"));
+    }
+
     use super::*;
 
     #[test]
