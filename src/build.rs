@@ -172,6 +172,60 @@ impl Fingerprints {
     }
 }
 
+/// What related papers and the search index are computed from: each paper's id, title,
+/// abstract, authors, categories and date, in order.
+fn corpus_fingerprint(site: &Site) -> Fingerprint {
+    let per_paper: Vec<Fingerprint> = site
+        .papers
+        .par_iter()
+        .map(|p| {
+            let f = &p.front;
+            let mut h = Hasher::new();
+            h.str(f.id.as_str())
+                .str(&f.title)
+                .str(&f.abstract_text)
+                .str(&f.primary_category)
+                .str(&f.published.to_rfc3339());
+            h.num(f.authors.len() as u128);
+            for a in &f.authors {
+                h.str(a);
+            }
+            h.num(f.categories.len() as u128);
+            for c in &f.categories {
+                h.str(c);
+            }
+            h.finish()
+        })
+        .collect();
+    let mut h = Hasher::new();
+    for fp in per_paper {
+        h.num(fp);
+    }
+    h.finish()
+}
+
+/// The search index, or the previous build's when no paper's searchable text changed.
+fn write_search_index(ctx: &Ctx, out: &Output, corpus: Fingerprint) -> Result<()> {
+    let fingerprint = Hasher::new()
+        .num(ctx.fingerprints.site)
+        .num(corpus)
+        .str("search")
+        .finish();
+    let previous = out.previous_under("search/", fingerprint);
+    let mut linked = !previous.is_empty();
+    for rel in &previous {
+        if !linked || !out.link_previous(rel, fingerprint)? {
+            linked = false;
+        }
+    }
+    if linked {
+        return Ok(());
+    }
+    crate::render::search::build_index(ctx.site, &ctx.urls)
+        .par_iter()
+        .try_for_each(|(rel, json)| out.page(rel, fingerprint, || Ok(json.clone())))
+}
+
 /// Everything every page depends on: the binary, the config, the templates and what
 /// `site` holds. Any change makes a full build.
 fn site_inputs(root: &Path, config: &Config, site_view: &SiteView) -> Result<Fingerprint> {
@@ -208,8 +262,6 @@ pub fn run(
     };
     let mut site = site::load(&root.join("content"))?;
     steps.done("load content");
-    site.compute_related(RELATED_PER_PAPER);
-    steps.done("related papers");
     let tera = render::load_templates(root, &config.theme)?;
     steps.done("load templates");
     let urls = Urls::new(&config.base_url);
@@ -226,6 +278,21 @@ pub fn run(
             .collect(),
     };
     let site_fp = site_inputs(root, config, &site_view)?;
+    let corpus = corpus_fingerprint(&site);
+    let previous = if incremental {
+        crate::manifest::load(output, site_fp)
+    } else {
+        None
+    };
+    steps.done("fingerprints");
+    match &previous {
+        // The same papers' words: the same related papers.
+        Some(p) if p.corpus == corpus && p.related.len() == site.papers.len() => {
+            site.related = p.related.clone();
+        }
+        _ => site.compute_related(RELATED_PER_PAPER),
+    }
+    steps.done("related papers");
     let mut base = tera::Context::new();
     base.insert("site", &site_view);
     let ctx = Ctx {
@@ -237,10 +304,9 @@ pub fn run(
         fingerprints: Fingerprints::new(site_fp, &site),
     };
     let mut out = Output::new(output)?;
-    if incremental && let Some(previous) = crate::manifest::load(output, site_fp) {
-        out.reuse(previous);
+    if let Some(previous) = previous {
+        out.reuse(previous.pages);
     }
-    steps.done("fingerprints");
     let bar = crate::progress::Progress::new(progress && site.papers.len() > 2000);
 
     let paper_bar = bar.bar(site.papers.len() as u64, "papers");
@@ -307,9 +373,7 @@ pub fn run(
     render_lists(&ctx, &out)?;
     steps.done("render home, archive, search, 404");
 
-    crate::render::search::build_index(&site, &ctx.urls)
-        .par_iter()
-        .try_for_each(|(rel, json)| out.write(rel, json.as_bytes()))?;
+    write_search_index(&ctx, &out, corpus)?;
     steps.done("search index");
 
     render_feeds(&ctx, &out)?;
@@ -326,7 +390,15 @@ pub fn run(
     crate::manifest::remove(output)?;
     out.commit()?;
     steps.done("swap in");
-    crate::manifest::save(output, site_fp, manifest)?;
+    crate::manifest::save(
+        output,
+        crate::manifest::Record {
+            site: site_fp,
+            pages: manifest,
+            corpus,
+            related: &site.related,
+        },
+    )?;
     steps.done("manifest");
     Ok(BuildReport {
         pages,

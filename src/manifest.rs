@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::Xxh3;
 
 /// Bumped whenever what a fingerprint covers changes.
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 
 /// 128-bit fingerprints: collisions between two versions of a page are not a concern.
 pub type Fingerprint = u128;
@@ -56,6 +56,17 @@ struct File {
     site: String,
     /// Site-relative page path -> fingerprint, as hex.
     pages: Vec<(String, String)>,
+    /// What related papers and the search index are computed from (every paper's id,
+    /// title, abstract, authors, categories, date), and the related papers it gave.
+    corpus: String,
+    related: Vec<Vec<u32>>,
+}
+
+/// What the last build into an output folder left for the next one.
+pub struct Previous {
+    pub pages: HashMap<String, Fingerprint>,
+    pub corpus: Fingerprint,
+    pub related: Vec<Vec<usize>>,
 }
 
 /// Where the manifest of an output folder lives: beside it, hidden.
@@ -69,7 +80,7 @@ pub fn path_for(output: &Path) -> PathBuf {
 
 /// The pages of the previous build, if it was built from the same site-wide inputs into
 /// the same folder. Anything unreadable means a full build, never an error.
-pub fn load(output: &Path, site: Fingerprint) -> Option<HashMap<String, Fingerprint>> {
+pub fn load(output: &Path, site: Fingerprint) -> Option<Previous> {
     let text = std::fs::read_to_string(path_for(output)).ok()?;
     let file: File = serde_json::from_str(&text).ok()?;
     if file.format != FORMAT
@@ -79,10 +90,20 @@ pub fn load(output: &Path, site: Fingerprint) -> Option<HashMap<String, Fingerpr
     {
         return None;
     }
-    file.pages
+    let pages = file
+        .pages
         .into_iter()
         .map(|(rel, hex)| Some((rel, u128::from_str_radix(&hex, 16).ok()?)))
-        .collect()
+        .collect::<Option<_>>()?;
+    Some(Previous {
+        pages,
+        corpus: u128::from_str_radix(&file.corpus, 16).ok()?,
+        related: file
+            .related
+            .into_iter()
+            .map(|list| list.into_iter().map(|i| i as usize).collect())
+            .collect(),
+    })
 }
 
 /// Removed before the new site is swapped in and written after, so that a build killed
@@ -97,8 +118,23 @@ pub fn remove(output: &Path) -> Result<()> {
     }
 }
 
-pub fn save(output: &Path, site: Fingerprint, mut pages: Vec<(String, Fingerprint)>) -> Result<()> {
+/// What `save` records.
+pub struct Record<'a> {
+    pub site: Fingerprint,
+    pub pages: Vec<(String, Fingerprint)>,
+    pub corpus: Fingerprint,
+    pub related: &'a [Vec<usize>],
+}
+
+pub fn save(output: &Path, record: Record) -> Result<()> {
+    let Record {
+        site,
+        mut pages,
+        corpus,
+        related,
+    } = record;
     pages.sort();
+    pages.dedup();
     let file = File {
         format: FORMAT,
         output: absolute(output),
@@ -106,6 +142,11 @@ pub fn save(output: &Path, site: Fingerprint, mut pages: Vec<(String, Fingerprin
         pages: pages
             .into_iter()
             .map(|(rel, fp)| (rel, format!("{fp:032x}")))
+            .collect(),
+        corpus: format!("{corpus:032x}"),
+        related: related
+            .iter()
+            .map(|list| list.iter().map(|&i| i as u32).collect())
             .collect(),
     };
     let json = serde_json::to_vec(&file).context("cannot serialize the build manifest")?;

@@ -103,25 +103,53 @@ impl Output {
         fingerprint: Fingerprint,
         render: impl FnOnce() -> Result<String>,
     ) -> Result<()> {
-        self.pages
-            .lock()
-            .expect("no panics while holding the page list")
-            .push((rel.to_string(), fingerprint));
-        if self
+        if self.link_previous(rel, fingerprint)? {
+            return Ok(());
+        }
+        self.record(rel, fingerprint);
+        self.write(rel, render()?.as_bytes())
+    }
+
+    /// Links `rel` from the previous site if it was made there from inputs with this
+    /// fingerprint; false when it must be made again.
+    pub fn link_previous(&self, rel: &str, fingerprint: Fingerprint) -> Result<bool> {
+        if !self
             .previous
             .as_ref()
             .is_some_and(|p| p.get(rel) == Some(&fingerprint))
         {
-            let path = self.staged_path(rel)?;
-            // The old file is never written to again (builds only create new files), so
-            // sharing its inode is safe; a missing or foreign file is simply rendered.
-            if std::fs::hard_link(self.target.join(rel), &path).is_ok() {
-                self.reused.fetch_add(1, Ordering::Relaxed);
-                self.count(rel, 0);
-                return Ok(());
-            }
+            return Ok(false);
         }
-        self.write(rel, render()?.as_bytes())
+        let path = self.staged_path(rel)?;
+        // The old file is never written to again (`write` replaces, never overwrites),
+        // so sharing its inode is safe; a missing or foreign file is simply made again.
+        if std::fs::hard_link(self.target.join(rel), &path).is_err() {
+            return Ok(false);
+        }
+        self.record(rel, fingerprint);
+        self.reused.fetch_add(1, Ordering::Relaxed);
+        self.count(rel, 0);
+        Ok(true)
+    }
+
+    /// The previous build's files below `prefix` made from inputs with this fingerprint.
+    pub fn previous_under(&self, prefix: &str, fingerprint: Fingerprint) -> Vec<String> {
+        let mut list: Vec<String> = self
+            .previous
+            .iter()
+            .flatten()
+            .filter(|(rel, fp)| rel.starts_with(prefix) && **fp == fingerprint)
+            .map(|(rel, _)| rel.clone())
+            .collect();
+        list.sort();
+        list
+    }
+
+    fn record(&self, rel: &str, fingerprint: Fingerprint) {
+        self.pages
+            .lock()
+            .expect("no panics while holding the page list")
+            .push((rel.to_string(), fingerprint));
     }
 
     pub fn reused(&self) -> usize {
@@ -166,7 +194,18 @@ impl Output {
     /// Writes one file at a site-relative path (`papers/x/index.html`).
     pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<()> {
         let path = self.staged_path(rel)?;
-        std::fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
+        // A file already here may be a link into the previous site: replace it, never
+        // write through it.
+        let file = match std::fs::File::create_new(&path) {
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                std::fs::remove_file(&path)
+                    .with_context(|| format!("cannot replace {}", path.display()))?;
+                std::fs::File::create_new(&path)
+            }
+            other => other,
+        };
+        file.and_then(|mut f| std::io::Write::write_all(&mut f, bytes))
+            .with_context(|| format!("cannot write {}", path.display()))?;
         self.count(rel, bytes.len());
         Ok(())
     }

@@ -208,3 +208,63 @@ fn a_build_that_dies_before_its_manifest_is_followed_by_a_full_one() {
     assert_eq!(kept(&again), 0);
     assert!(manifest.exists() && read(&manifest).starts_with('{'));
 }
+
+fn inode(path: &Path) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).unwrap().ino()
+}
+
+fn assert_equals_full_build(site: &Path) {
+    let full = tempfile::tempdir().unwrap();
+    let out = full.path().join("public");
+    assert_ok(&paperboy(
+        site,
+        &["build", "--full", "--output", out.to_str().unwrap()],
+    ));
+    assert!(
+        tree(&site.join("public")) == tree(&out),
+        "the incremental build differs from a full one"
+    );
+}
+
+#[test]
+fn an_edited_review_keeps_the_search_index_and_an_edited_abstract_remakes_it() {
+    let site = example_site();
+    assert_ok(&paperboy(site.path(), &["build"]));
+    let public = site.path().join("public");
+    let (meta, shard) = (
+        public.join("search/meta.json"),
+        public.join("search/docs/0.json"),
+    );
+    let before = (inode(&meta), inode(&shard));
+
+    let paper = site.path().join("content/papers/2508/2508.13167.md");
+    let text = read(&paper);
+    std::fs::write(
+        &paper,
+        text.replace("summary = \"Distilling", "summary = \"Edited. Distilling"),
+    )
+    .unwrap();
+    assert_ok(&paperboy(site.path(), &["build"]));
+    assert_eq!(
+        (inode(&meta), inode(&shard)),
+        before,
+        "no searchable text changed: the index files are the previous build's"
+    );
+    assert!(read(public.join("papers/2508.13167/index.html")).contains("Edited. Distilling"));
+    assert_equals_full_build(site.path());
+
+    let text = read(&paper);
+    let at = text.find("abstract = \"").unwrap() + "abstract = \"".len();
+    let edited = format!("{}Zyxwvutsrqp {}", &text[..at], &text[at..]);
+    std::fs::write(&paper, edited).unwrap();
+    assert_ok(&paperboy(site.path(), &["build"]));
+    assert_ne!(
+        inode(&meta),
+        before.0,
+        "an abstract changed: the index is made again"
+    );
+    let shard = public.join("search/index/zy.json");
+    assert!(read(&shard).contains("\"zyxwvutsrqp\""));
+    assert_equals_full_build(site.path());
+}
