@@ -113,10 +113,10 @@ impl Output {
     /// Links `rel` from the previous site if it was made there from inputs with this
     /// fingerprint; false when it must be made again.
     pub fn link_previous(&self, rel: &str, fingerprint: Fingerprint) -> Result<bool> {
-        if !self
+        if self
             .previous
             .as_ref()
-            .is_some_and(|p| p.get(rel) == Some(&fingerprint))
+            .is_none_or(|p| p.get(rel) != Some(&fingerprint))
         {
             return Ok(false);
         }
