@@ -67,6 +67,8 @@ pub struct Step {
     pub name: &'static str,
     pub took: Duration,
     pub peak_memory: Option<u64>,
+    /// Resident memory at its end.
+    pub memory: Option<u64>,
 }
 
 struct Steps {
@@ -80,16 +82,17 @@ impl Steps {
         self.list.push(Step {
             name,
             took: now - self.last,
-            peak_memory: peak_memory(),
+            peak_memory: status_bytes("VmHWM:"),
+            memory: status_bytes("VmRSS:"),
         });
         self.last = now;
     }
 }
 
-/// VmHWM of /proc/self/status: the peak resident memory so far.
-fn peak_memory() -> Option<u64> {
+/// A size from /proc/self/status: `VmHWM:` (peak resident memory so far), `VmRSS:`.
+fn status_bytes(key: &str) -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let line = status.lines().find(|l| l.starts_with(key))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb * 1024)
 }

@@ -238,10 +238,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let report = paperboy::build::run(&cli.root, &config, &output, !cli.quiet, !full)?;
             if cli.verbose {
                 for step in &report.steps {
-                    let peak = step
-                        .peak_memory
-                        .map(|b| format!("{:>7} MB peak", b / 1_000_000))
-                        .unwrap_or_default();
+                    let peak = match (step.memory, step.peak_memory) {
+                        (Some(now), Some(peak)) => format!(
+                            "{:>6} MB now {:>6} MB peak",
+                            now / 1_000_000,
+                            peak / 1_000_000
+                        ),
+                        _ => String::new(),
+                    };
                     eprintln!(
                         "{:>8.1} ms  {:<36}{peak}",
                         step.took.as_secs_f64() * 1000.0,
