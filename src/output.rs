@@ -177,8 +177,14 @@ impl Output {
         }
         let path = self.staging.path().join(rel_path);
         if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
+            // Most pages have a folder of their own whose parent exists: one mkdir, where
+            // create_dir_all would first stat.
+            match std::fs::create_dir(dir) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(_) => std::fs::create_dir_all(dir)
+                    .with_context(|| format!("cannot create {}", dir.display()))?,
+            }
         }
         Ok(path)
     }
