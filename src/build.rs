@@ -217,8 +217,9 @@ fn write_search_index(ctx: &Ctx, out: &Output, corpus: Fingerprint) -> Result<()
     let previous = out.previous_under("search/", fingerprint);
     let mut linked = !previous.is_empty();
     for rel in &previous {
-        if !linked || !out.link_previous(rel, fingerprint)? {
+        if !out.link_previous(rel, fingerprint)? {
             linked = false;
+            break;
         }
     }
     if linked {

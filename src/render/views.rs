@@ -324,19 +324,17 @@ pub fn week_summaries(site: &Site, urls: &Urls) -> Vec<WeekSummary> {
         .collect()
 }
 
+/// A category's link with its count: `{name, url, feed_url, paper_count}`.
 #[derive(Serialize)]
 pub struct CategorySummary {
-    pub name: String,
-    pub url: String,
-    pub feed_url: String,
+    #[serde(flatten)]
+    pub link: CategoryLink,
     pub paper_count: usize,
 }
 
 pub fn category_summary(c: &Category, urls: &Urls) -> CategorySummary {
     CategorySummary {
-        name: c.name.clone(),
-        url: urls.path(&category_rel(&c.slug, 1)),
-        feed_url: urls.path(&format!("categories/{}/atom.xml", c.slug)),
+        link: category_link(c, urls),
         paper_count: c.papers.len(),
     }
 }
