@@ -283,16 +283,16 @@ pub fn run(
     };
     let site_fp = site_inputs(root, config, &site_view)?;
     let corpus = corpus_fingerprint(&site);
-    let previous = if incremental {
+    let mut previous = if incremental {
         crate::manifest::load(output, site_fp)
     } else {
         None
     };
     steps.done("fingerprints");
-    match &previous {
+    match previous.as_mut() {
         // The same papers' words: the same related papers.
         Some(p) if p.corpus == corpus && p.related.len() == site.papers.len() => {
-            site.related = p.related.clone();
+            site.related = std::mem::take(&mut p.related);
         }
         _ => site.compute_related(RELATED_PER_PAPER),
     }
