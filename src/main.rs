@@ -252,7 +252,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
                         step.name
                     );
                 }
-                eprintln!("wrote {} files, {} bytes", report.files, report.bytes);
+                eprintln!(
+                    "{} files: {} written ({} bytes), {} linked unchanged from the last build",
+                    report.files,
+                    report.files - report.reused,
+                    report.bytes,
+                    report.reused
+                );
             }
             if !cli.quiet {
                 eprintln!("{report}");
