@@ -16,7 +16,7 @@ const RELATED_PER_PAPER: usize = 5;
 
 pub struct BuildReport {
     pub pages: usize,
-    /// Pages linked unchanged from the previous build.
+    /// Files (pages and search index) linked unchanged from the previous build.
     pub reused: usize,
     pub files: usize,
     pub bytes: usize,
@@ -53,7 +53,7 @@ impl std::fmt::Display for BuildReport {
         if self.reused > 0 {
             write!(
                 f,
-                "; {} unchanged pages kept from the last build",
+                "; {} unchanged files kept from the last build",
                 thousands(self.reused)
             )?;
         }

@@ -6,7 +6,7 @@ mod common;
 use common::{assert_ok, example_site, paperboy, read, stderr, tree};
 use std::path::{Path, PathBuf};
 
-/// "…; 1,234 unchanged pages kept from the last build" -> 1234 (0 when the line has none).
+/// "…; 1,234 unchanged files kept from the last build" -> 1234 (0 when the line has none).
 fn kept(o: &std::process::Output) -> usize {
     let err = stderr(o);
     err.lines()
