@@ -121,11 +121,11 @@ impl Ctx<'_> {
         template: &str,
         rel_dir: &str,
         fingerprint: Fingerprint,
-        fill: impl FnOnce(&mut tera::Context),
+        fill: impl FnOnce(&mut tera::Context) -> Result<()>,
     ) -> Result<()> {
         out.page(&format!("{rel_dir}index.html"), fingerprint, || {
             let mut c = self.context();
-            fill(&mut c);
+            fill(&mut c)?;
             render::render(&self.tera, template, &c)
         })
     }
@@ -178,31 +178,9 @@ impl Fingerprints {
 /// What related papers and the search index are computed from: each paper's id, title,
 /// abstract, authors, categories and date, in order.
 fn corpus_fingerprint(site: &Site) -> Fingerprint {
-    let per_paper: Vec<Fingerprint> = site
-        .papers
-        .par_iter()
-        .map(|p| {
-            let f = &p.front;
-            let mut h = Hasher::new();
-            h.str(f.id.as_str())
-                .str(&f.title)
-                .str(&f.abstract_text)
-                .str(&f.primary_category)
-                .str(&f.published.to_rfc3339());
-            h.num(f.authors.len() as u128);
-            for a in &f.authors {
-                h.str(a);
-            }
-            h.num(f.categories.len() as u128);
-            for c in &f.categories {
-                h.str(c);
-            }
-            h.finish()
-        })
-        .collect();
     let mut h = Hasher::new();
-    for fp in per_paper {
-        h.num(fp);
+    for p in &site.papers {
+        h.num(p.corpus_hash);
     }
     h.finish()
 }
@@ -225,7 +203,7 @@ fn write_search_index(ctx: &Ctx, out: &Output, corpus: Fingerprint) -> Result<()
     if linked {
         return Ok(());
     }
-    crate::render::search::build_index(ctx.site, &ctx.urls)
+    crate::render::search::build_index(ctx.site, &ctx.urls)?
         .par_iter()
         .try_for_each(|(rel, json)| out.page(rel, fingerprint, || Ok(json.clone())))
 }
@@ -250,21 +228,41 @@ fn site_inputs(root: &Path, config: &Config, site_view: &SiteView) -> Result<Fin
     Ok(h.finish())
 }
 
-/// Builds the site into `output`. With `incremental`, pages whose inputs are unchanged since
-/// the last build into the same folder are linked from it rather than rendered again.
-pub fn run(
-    root: &Path,
-    config: &Config,
-    output: &Path,
-    progress: bool,
-    incremental: bool,
-) -> Result<BuildReport> {
+/// How to build.
+pub struct Options {
+    /// Show a progress bar on large sites.
+    pub progress: bool,
+    /// Link pages whose inputs are unchanged since the last build into the same folder
+    /// from it, rather than render them again.
+    pub incremental: bool,
+    /// Past this many papers the abstracts are kept in a temporary file, not in memory.
+    pub abstracts_in_memory_up_to: usize,
+}
+
+impl Default for Options {
+    /// A full build, quiet, abstracts in memory up to `site::ABSTRACTS_IN_MEMORY_UP_TO`.
+    fn default() -> Options {
+        Options {
+            progress: false,
+            incremental: false,
+            abstracts_in_memory_up_to: site::ABSTRACTS_IN_MEMORY_UP_TO,
+        }
+    }
+}
+
+/// Builds the site into `output`.
+pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Result<BuildReport> {
+    let Options {
+        progress,
+        incremental,
+        abstracts_in_memory_up_to,
+    } = *options;
     let started = Instant::now();
     let mut steps = Steps {
         list: Vec::new(),
         last: started,
     };
-    let mut site = site::load(&root.join("content"))?;
+    let mut site = site::load_with(&root.join("content"), abstracts_in_memory_up_to)?;
     steps.done("load content");
     let tera = render::load_templates(root, &config.theme)?;
     steps.done("load templates");
@@ -294,7 +292,7 @@ pub fn run(
         Some(p) if p.corpus == corpus && p.related.len() == site.papers.len() => {
             site.related = std::mem::take(&mut p.related);
         }
-        _ => site.compute_related(RELATED_PER_PAPER),
+        _ => site.compute_related(RELATED_PER_PAPER)?,
     }
     steps.done("related papers");
     let mut base = tera::Context::new();
@@ -328,11 +326,12 @@ pub fn run(
             &views::paper_rel(&site.papers[i]),
             h.finish(),
             |c| {
-                c.insert("paper", &views::paper_view(&site, i, &ctx.urls));
+                c.insert("paper", &views::paper_view(&site, i, &ctx.urls)?);
                 c.insert(
                     "page",
-                    &views::paper_page_extras(&site, i, &ctx.urls, &config.title),
+                    &views::paper_page_extras(&site, i, &ctx.urls, &config.title)?,
                 );
+                Ok(())
             },
         )
         .with_context(|| format!("rendering {}", site.papers[i].source_path.display()))?;
@@ -362,7 +361,8 @@ pub fn run(
             &views::digest_rel(d),
             h.finish(),
             |c| {
-                c.insert("digest", &views::digest_view(&site, di, &ctx.urls));
+                c.insert("digest", &views::digest_view(&site, di, &ctx.urls)?);
+                Ok(())
             },
         )
     })?;
@@ -437,16 +437,17 @@ fn render_categories(ctx: &Ctx, out: &Output) -> Result<()> {
                 &views::category_rel(&cat.slug, page),
                 h.finish(),
                 |c| {
-                    let papers: Vec<_> = chunk
+                    let papers: Vec<views::PaperView> = chunk
                         .iter()
                         .map(|&i| views::paper_view(ctx.site, i, &ctx.urls))
-                        .collect();
+                        .collect::<Result<_>>()?;
                     c.insert("category", &summary);
                     c.insert("papers", &papers);
                     c.insert(
                         "paginator",
                         &views::paginator(&cat.slug, page, total, &ctx.urls),
                     );
+                    Ok(())
                 },
             )?;
         }
@@ -475,6 +476,7 @@ fn render_authors(ctx: &Ctx, out: &Output) -> Result<()> {
                 },
             );
             c.insert("papers", &papers);
+            Ok(())
         })
     })
 }
@@ -493,7 +495,9 @@ fn render_lists(ctx: &Ctx, out: &Output) -> Result<()> {
     always(ctx, out, "archive.html", "archive/index.html", &c)?;
 
     let mut c = ctx.context();
-    let latest = (!ctx.site.digests.is_empty()).then(|| views::digest_view(ctx.site, 0, &ctx.urls));
+    let latest = (!ctx.site.digests.is_empty())
+        .then(|| views::digest_view(ctx.site, 0, &ctx.urls))
+        .transpose()?;
     c.insert("latest", &latest);
     c.insert(
         "recent_weeks",
@@ -510,13 +514,11 @@ fn always(ctx: &Ctx, out: &Output, template: &str, rel: &str, c: &tera::Context)
     out.write(rel, html.as_bytes())
 }
 
-fn newest(site: &Site, ids: impl Iterator<Item = usize>, limit: usize) -> Vec<&site::PaperEntry> {
-    let mut list: Vec<&site::PaperEntry> = ids.map(|i| &site.papers[i]).collect();
-    list.sort_by(|a, b| {
-        b.front
-            .published
-            .cmp(&a.front.published)
-            .then_with(|| a.front.id.cmp(&b.front.id))
+fn newest(site: &Site, ids: impl Iterator<Item = usize>, limit: usize) -> Vec<usize> {
+    let mut list: Vec<usize> = ids.collect();
+    list.sort_by(|&a, &b| {
+        let (a, b) = (&site.papers[a].front, &site.papers[b].front);
+        b.published.cmp(&a.published).then_with(|| a.id.cmp(&b.id))
     });
     list.truncate(limit);
     list
@@ -532,7 +534,10 @@ fn render_feeds(ctx: &Ctx, out: &Output) -> Result<()> {
         self_rel: "atom.xml",
         alternate_rel: "",
     };
-    out.write("atom.xml", feeds::atom(&meta, &all, &ctx.urls).as_bytes())?;
+    out.write(
+        "atom.xml",
+        feeds::atom(&meta, site, &all, &ctx.urls)?.as_bytes(),
+    )?;
     for cat in &site.categories {
         let papers = newest(site, cat.papers.iter().copied(), limit);
         let title = format!("{}: {}", ctx.config.title, cat.name);
@@ -544,7 +549,10 @@ fn render_feeds(ctx: &Ctx, out: &Output) -> Result<()> {
             self_rel: &self_rel,
             alternate_rel: &alternate_rel,
         };
-        out.write(&self_rel, feeds::atom(&meta, &papers, &ctx.urls).as_bytes())?;
+        out.write(
+            &self_rel,
+            feeds::atom(&meta, site, &papers, &ctx.urls)?.as_bytes(),
+        )?;
     }
     let mut rels: Vec<String> = vec![String::new(), "archive/".into(), "search/".into()];
     rels.extend(site.digests.iter().map(views::digest_rel));

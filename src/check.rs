@@ -31,7 +31,7 @@ impl std::fmt::Display for CheckReport {
 pub fn run(root: &Path, config: &Config) -> Result<CheckReport> {
     let scratch = tempfile::tempdir().context("cannot create a temporary folder")?;
     let out = scratch.path().join("site");
-    crate::build::run(root, config, &out, false, false)?;
+    crate::build::run(root, config, &out, &Default::default())?;
     check_links(&out, &Urls::new(&config.base_url))
 }
 

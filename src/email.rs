@@ -148,7 +148,7 @@ pub fn render_newsletter(
         }
     }
     let urls = views::Urls::absolute(&config.base_url);
-    let digest = views::digest_view(site, di, &urls);
+    let digest = views::digest_view(site, di, &urls)?;
     let site_view = views::SiteView {
         title: &config.title,
         description: &config.description,

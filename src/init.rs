@@ -122,7 +122,7 @@ mod tests {
         run(&site).unwrap();
         let config = crate::config::Config::load(&site.join("paperboy.toml")).unwrap();
         let out = dir.path().join("out");
-        let report = crate::build::run(&site, &config, &out, false, false).unwrap();
+        let report = crate::build::run(&site, &config, &out, &Default::default()).unwrap();
         assert_eq!(report.papers, 0);
         assert!(out.join("index.html").is_file() && out.join("search.js").is_file());
         std::fs::write(site.join("paperboy.toml"), "title = \"mine\"").unwrap();

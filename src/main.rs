@@ -235,7 +235,16 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 .unwrap_or_else(|| cli.root.join("public"));
             let _lock = paperboy::lock::acquire(&cli.root, "build")?;
             recover(&cli)?;
-            let report = paperboy::build::run(&cli.root, &config, &output, !cli.quiet, !full)?;
+            let report = paperboy::build::run(
+                &cli.root,
+                &config,
+                &output,
+                &paperboy::build::Options {
+                    progress: !cli.quiet,
+                    incremental: !full,
+                    ..Default::default()
+                },
+            )?;
             if cli.verbose {
                 for step in &report.steps {
                     let peak = match (step.memory, step.peak_memory) {

@@ -82,7 +82,15 @@ pub fn run(
         move || {
             let result = load_config().and_then(|mut config| {
                 config.base_url = base_url.clone();
-                crate::build::run(&root, &config, &output, false, true)
+                crate::build::run(
+                    &root,
+                    &config,
+                    &output,
+                    &crate::build::Options {
+                        incremental: true,
+                        ..Default::default()
+                    },
+                )
             });
             let mut state = shared
                 .state

@@ -78,7 +78,7 @@ fn archive_time(root: &Path) -> Result<chrono::DateTime<chrono::Utc>> {
 pub fn run(root: &Path, config: &Config, out_dir: &Path) -> Result<SnapshotReport> {
     let scratch = tempfile::tempdir().context("cannot create a temporary folder")?;
     let built = scratch.path().join("site");
-    crate::build::run(root, config, &built, false, false)?;
+    crate::build::run(root, config, &built, &Default::default())?;
     let site = read_site(&built)?;
     let when = archive_time(root)?;
     let manifest_text = manifest(&site);

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{assert_ok, example_site, paperboy, read, stderr, tree};
+use common::{assert_ok, example_site, hostile_site, paperboy, read, stderr, tree};
 use std::path::Path;
 
 fn build(root: &Path, extra: &[&str]) -> std::process::Output {
@@ -393,4 +393,37 @@ fn our_atom_feed_reads_back_as_a_feed() {
             .abs
             .starts_with("https://example.github.io/digest/papers/")
     }));
+}
+
+/// Large sites keep abstracts in a temporary file instead of memory; the pages must not
+/// show the difference.
+#[test]
+fn abstracts_read_back_from_a_file_give_the_same_site() {
+    for site in [example_site(), hostile_site()] {
+        let root = site.path();
+        let config = paperboy::config::Config::load(&root.join("paperboy.toml")).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let (held, spilled) = (dir.path().join("held"), dir.path().join("spilled"));
+        paperboy::build::run(root, &config, &held, &Default::default()).unwrap();
+        let options = paperboy::build::Options {
+            abstracts_in_memory_up_to: 0,
+            ..Default::default()
+        };
+        paperboy::build::run(root, &config, &spilled, &options).unwrap();
+        let (a, b) = (tree(&held), tree(&spilled));
+        assert_eq!(a.len(), b.len());
+        for ((name_a, bytes_a), (name_b, bytes_b)) in a.iter().zip(&b) {
+            assert_eq!(name_a, name_b);
+            assert!(bytes_a == bytes_b, "{name_a} differs");
+        }
+        // The abstracts are there at all (an empty abstract on both sides would pass above).
+        let pages_with_abstracts = b
+            .iter()
+            .filter(|(name, bytes)| {
+                name.starts_with("papers/")
+                    && String::from_utf8_lossy(bytes).contains("name=\"citation_abstract\"")
+            })
+            .count();
+        assert!(pages_with_abstracts > 0);
+    }
 }

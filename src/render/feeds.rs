@@ -2,7 +2,7 @@
 //! their specs, and every piece of feed text is escaped on the way out.
 
 use super::views::Urls;
-use crate::site::PaperEntry;
+use crate::site::Site;
 use quick_xml::escape::escape;
 
 /// Text safe for XML 1.0: escaped, and without the control characters XML forbids.
@@ -29,11 +29,11 @@ pub struct FeedMeta<'a> {
     pub alternate_rel: &'a str,
 }
 
-/// An Atom 1.0 feed of `papers` (already newest first and capped).
-pub fn atom(meta: &FeedMeta, papers: &[&PaperEntry], urls: &Urls) -> String {
+/// An Atom 1.0 feed of `site`'s papers `papers` (indexes, already newest first and capped).
+pub fn atom(meta: &FeedMeta, site: &Site, papers: &[usize], urls: &Urls) -> anyhow::Result<String> {
     let updated = papers
         .iter()
-        .map(|p| p.front.updated)
+        .map(|&i| site.papers[i].front.updated)
         .max()
         .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
         .unwrap_or_else(|| "1970-01-01T00:00:00Z".into());
@@ -61,7 +61,8 @@ pub fn atom(meta: &FeedMeta, papers: &[&PaperEntry], urls: &Urls) -> String {
     out.push_str(
         "  <generator uri=\"https://github.com/paperboy-ssg/paperboy\">paperboy</generator>\n",
     );
-    for p in papers {
+    for &i in papers {
+        let p = &site.papers[i];
         let f = &p.front;
         let link = urls.permalink(&super::views::paper_rel(p));
         out.push_str("  <entry>\n");
@@ -100,18 +101,18 @@ pub fn atom(meta: &FeedMeta, papers: &[&PaperEntry], urls: &Urls) -> String {
             out.push_str(&format!("    <category term=\"{}\"/>\n", xml_text(c)));
         }
         let summary = if f.review.summary.is_empty() {
-            &f.abstract_text
+            site.abstract_of(i)?
         } else {
-            &f.review.summary
+            f.review.summary.as_str().into()
         };
         out.push_str(&format!(
             "    <summary type=\"text\">{}</summary>\n",
-            xml_text(summary)
+            xml_text(&summary)
         ));
         out.push_str("  </entry>\n");
     }
     out.push_str("</feed>\n");
-    out
+    Ok(out)
 }
 
 pub const SITEMAP_MAX_URLS: usize = 30_000;

@@ -49,7 +49,7 @@ fn keep_best(list: &mut Postings) {
 
 /// Weighted term frequencies of one paper, length-normalised so long abstracts do not
 /// win every query; terms sorted, so the postings come out in a fixed order.
-fn weighted_terms(p: &crate::site::PaperEntry) -> Vec<(String, f32)> {
+fn weighted_terms(p: &crate::site::PaperEntry, abstract_text: &str) -> Vec<(String, f32)> {
     let f = &p.front;
     let mut tf: FxHashMap<String, f32> = FxHashMap::default();
     let mut add = |text: &str, weight: f32| {
@@ -65,7 +65,7 @@ fn weighted_terms(p: &crate::site::PaperEntry) -> Vec<(String, f32)> {
         add(c, 2.0);
     }
     add(f.id.as_str(), 3.0);
-    add(&f.abstract_text, 1.0);
+    add(abstract_text, 1.0);
     let mut terms: Vec<(String, f32)> = tf.into_iter().collect();
     terms.sort_by(|a, b| a.0.cmp(&b.0));
     // Summed in term order: the same floats whatever order the map gave.
@@ -77,15 +77,18 @@ fn weighted_terms(p: &crate::site::PaperEntry) -> Vec<(String, f32)> {
 }
 
 /// The files of the index, as (site-relative path, JSON text).
-pub fn build_index(site: &Site, urls: &Urls) -> Vec<(String, String)> {
+pub fn build_index(site: &Site, urls: &Urls) -> anyhow::Result<Vec<(String, String)>> {
     let n = site.papers.len();
     // Larger sites get finer shards so the first query stays small.
     let prefix = if n > 20_000 { 3 } else { 2 };
     // Papers are tokenized a batch at a time and each term keeps only its best postings
     // (and a count, for its idf), so memory follows the vocabulary, not the corpus.
     let mut postings: FxHashMap<String, Counted> = FxHashMap::default();
-    for (b, batch) in site.papers.chunks(BATCH).enumerate() {
-        let per_doc: Vec<Vec<(String, f32)>> = batch.par_iter().map(weighted_terms).collect();
+    for b in 0..n.div_ceil(BATCH) {
+        let per_doc: Vec<Vec<(String, f32)>> = (b * BATCH..n.min((b + 1) * BATCH))
+            .into_par_iter()
+            .map(|i| Ok(weighted_terms(&site.papers[i], &site.abstract_of(i)?)))
+            .collect::<anyhow::Result<_>>()?;
         for (j, terms) in per_doc.into_iter().enumerate() {
             let doc = (b * BATCH + j) as u32;
             for (t, w) in terms {
@@ -163,7 +166,7 @@ pub fn build_index(site: &Site, urls: &Urls) -> Vec<(String, String)> {
         })
         .collect();
     files.extend(doc_files);
-    files
+    Ok(files)
 }
 
 /// A file name for a shard key: letters and digits stay, anything else is hex-escaped

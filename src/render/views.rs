@@ -3,6 +3,7 @@
 
 use crate::site::{Category, DigestEntry, PaperEntry, Site, category_slug};
 use serde::Serialize;
+use std::borrow::Cow;
 
 /// Everything a view needs to turn a site path into a link.
 pub struct Urls {
@@ -109,7 +110,7 @@ pub struct PaperView<'a> {
     pub primary_category: Link,
     pub categories: Vec<Link>,
     #[serde(rename = "abstract")]
-    pub abstract_text: &'a str,
+    pub abstract_text: Cow<'a, str>,
     /// The abstract as HTML, as `abstract | math` gives it.
     pub abstract_html: String,
     pub comment: &'a str,
@@ -153,15 +154,16 @@ fn authors_short(authors: &[String]) -> String {
     s
 }
 
-pub fn paper_view<'a>(site: &'a Site, i: usize, urls: &Urls) -> PaperView<'a> {
+pub fn paper_view<'a>(site: &'a Site, i: usize, urls: &Urls) -> anyhow::Result<PaperView<'a>> {
     let p = &site.papers[i];
     let f = &p.front;
+    let abstract_text = site.abstract_of(i)?;
     let rel = paper_rel(p);
     let cat_link = |c: &str| Link {
         name: c.to_string(),
         url: urls.path(&category_rel(&category_slug(c), 1)),
     };
-    PaperView {
+    Ok(PaperView {
         id: f.id.as_str(),
         slug: &p.slug,
         url: urls.path(&rel),
@@ -186,8 +188,8 @@ pub fn paper_view<'a>(site: &'a Site, i: usize, urls: &Urls) -> PaperView<'a> {
             &f.primary_category
         }),
         categories: f.categories.iter().map(|c| cat_link(c)).collect(),
-        abstract_text: &f.abstract_text,
-        abstract_html: crate::render::math::text_with_math(&f.abstract_text),
+        abstract_html: crate::render::math::text_with_math(&abstract_text),
+        abstract_text,
         comment: &f.comment,
         journal_ref: &f.journal_ref,
         doi: &f.doi,
@@ -213,7 +215,7 @@ pub fn paper_view<'a>(site: &'a Site, i: usize, urls: &Urls) -> PaperView<'a> {
             .week_of
             .get(&i)
             .map(|&d| week_link(&site.digests[d], urls)),
-    }
+    })
 }
 
 pub fn week_link(d: &DigestEntry, urls: &Urls) -> Link {
@@ -248,11 +250,11 @@ pub struct DigestView<'a> {
     pub next: Option<Link>,
 }
 
-pub fn digest_view<'a>(site: &'a Site, di: usize, urls: &Urls) -> DigestView<'a> {
+pub fn digest_view<'a>(site: &'a Site, di: usize, urls: &Urls) -> anyhow::Result<DigestView<'a>> {
     let d = &site.digests[di];
     let mut groups: Vec<CategoryGroup<'a>> = Vec::new();
     for &pi in &d.papers {
-        let view = paper_view(site, pi, urls);
+        let view = paper_view(site, pi, urls)?;
         match groups
             .iter_mut()
             .find(|g| g.category.name == view.primary_category.name)
@@ -269,7 +271,7 @@ pub fn digest_view<'a>(site: &'a Site, di: usize, urls: &Urls) -> DigestView<'a>
     }
     groups.sort_by(|a, b| a.category.name.cmp(&b.category.name));
     let rel = digest_rel(d);
-    DigestView {
+    Ok(DigestView {
         week: d.week.to_string(),
         title: if d.front.title.is_empty() {
             ""
@@ -287,11 +289,11 @@ pub fn digest_view<'a>(site: &'a Site, di: usize, urls: &Urls) -> DigestView<'a>
             .updated
             .iter()
             .map(|&i| paper_view(site, i, urls))
-            .collect(),
+            .collect::<anyhow::Result<_>>()?,
         // Digests are newest first: the previous week is the next index.
         prev: site.digests.get(di + 1).map(|p| week_link(p, urls)),
         next: di.checked_sub(1).map(|n| week_link(&site.digests[n], urls)),
-    }
+    })
 }
 
 #[derive(Serialize)]
@@ -485,9 +487,15 @@ fn bibtex_value(s: &str) -> String {
     }
 }
 
-pub fn paper_page_extras(site: &Site, i: usize, urls: &Urls, site_title: &str) -> PaperPageExtras {
+pub fn paper_page_extras(
+    site: &Site,
+    i: usize,
+    urls: &Urls,
+    site_title: &str,
+) -> anyhow::Result<PaperPageExtras> {
     let p = &site.papers[i];
     let f = &p.front;
+    let abstract_text = site.abstract_of(i)?;
     let authors = f
         .authors
         .iter()
@@ -526,8 +534,8 @@ pub fn paper_page_extras(site: &Site, i: usize, urls: &Urls, site_title: &str) -
     if !f.journal_ref.is_empty() {
         citation.push(("citation_journal_title", f.journal_ref.clone()));
     }
-    if !f.abstract_text.is_empty() {
-        citation.push(("citation_abstract", f.abstract_text.clone()));
+    if !abstract_text.is_empty() {
+        citation.push(("citation_abstract", abstract_text.to_string()));
     }
     let permalink = urls.permalink(&paper_rel(p));
     let mut identifiers = Vec::new();
@@ -546,7 +554,7 @@ pub fn paper_page_extras(site: &Site, i: usize, urls: &Urls, site_title: &str) -
         "author": f.authors.iter().map(|a| serde_json::json!({"@type": "Person", "name": a})).collect::<Vec<_>>(),
         "datePublished": f.published.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
         "dateModified": f.updated.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-        "abstract": f.abstract_text,
+        "abstract": abstract_text,
         "url": permalink,
         "sameAs": if abs.is_empty() { serde_json::Value::Null } else { abs.into() },
         "identifier": identifiers,
@@ -582,22 +590,22 @@ pub fn paper_page_extras(site: &Site, i: usize, urls: &Urls, site_title: &str) -
     };
     bib.push_str(&format!("      url={{{}}},\n}}", bibtex_value(&url)));
     let description = if f.review.summary.is_empty() {
-        let mut d: String = f.abstract_text.chars().take(200).collect();
-        if f.abstract_text.chars().count() > 200 {
+        let mut d: String = abstract_text.chars().take(200).collect();
+        if abstract_text.chars().count() > 200 {
             d.push('…');
         }
         d
     } else {
         f.review.summary.clone()
     };
-    PaperPageExtras {
+    Ok(PaperPageExtras {
         authors,
         related,
         citation,
         json_ld,
         bibtex: bib,
         description,
-    }
+    })
 }
 
 /// A paper in a list of titles: only what a line needs, so long lists stay cheap to render.

@@ -1,24 +1,32 @@
 //! The site in memory: every content file loaded (in parallel) and the indexes the pages
 //! need: papers by id, weeks in order, categories and authors with their papers.
 
+pub mod abstracts;
 pub mod related;
 
-use crate::manifest::Fingerprint;
+use crate::manifest::{Fingerprint, Hasher};
 use crate::paper::Week;
 use crate::store::frontmatter::{self, DigestFront, PaperFront};
+use abstracts::{Abstract, Spill, SpillWriter};
 use anyhow::{Context, Result, anyhow, bail};
 use rayon::prelude::*;
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 pub struct PaperEntry {
+    /// The front matter, but for the abstract (`front.abstract_text` is empty): that is in
+    /// `abstract_at`, read with `Site::abstract_of`.
     pub front: PaperFront,
+    pub abstract_at: Abstract,
     /// The editor's markdown, rendered.
     pub body_html: String,
     pub slug: String,
     pub source_path: PathBuf,
     /// Of the file's bytes: what an incremental build compares.
     pub content_hash: Fingerprint,
+    /// Of what related papers and the search index are made from (`corpus_hash`).
+    pub corpus_hash: Fingerprint,
 }
 
 pub struct DigestEntry {
@@ -62,17 +70,62 @@ pub struct Site {
     pub author_index: HashMap<String, usize>,
     /// Paper index -> related papers, most similar first (filled by `compute_related`).
     pub related: Vec<Vec<usize>>,
+    /// Where the abstracts are when they are not in memory.
+    spill: Option<Spill>,
 }
 
 impl Site {
-    pub fn compute_related(&mut self, per_paper: usize) {
-        let docs: Vec<(&str, &str)> = self
-            .papers
-            .iter()
-            .map(|p| (p.front.title.as_str(), p.front.abstract_text.as_str()))
-            .collect();
-        self.related = related::related(&docs, per_paper);
+    /// Paper `i`'s abstract.
+    pub fn abstract_of(&self, i: usize) -> Result<Cow<'_, str>> {
+        self.papers[i]
+            .abstract_at
+            .text(self.spill.as_ref())
+            .with_context(|| {
+                format!(
+                    "cannot read back the abstract of {} from its temporary file",
+                    self.papers[i].source_path.display()
+                )
+            })
     }
+
+    pub fn compute_related(&mut self, per_paper: usize) -> Result<()> {
+        self.related = related::related(
+            self.papers.len(),
+            |i| {
+                let abs = self.abstract_of(i)?;
+                Ok::<_, anyhow::Error>((Cow::Borrowed(self.papers[i].front.title.as_str()), abs))
+            },
+            per_paper,
+        )?;
+        Ok(())
+    }
+}
+
+/// Sites with more papers than this keep their abstracts in a temporary file, not in memory.
+pub const ABSTRACTS_IN_MEMORY_UP_TO: usize = 200_000;
+
+/// Papers parsed at a time when the abstracts go to a file, so that only this many are
+/// ever in memory at once.
+const SPILL_BATCH: usize = 4096;
+
+/// What related papers and the search index read of a paper: id, title, abstract,
+/// authors, categories and date.
+fn corpus_hash(f: &PaperFront) -> Fingerprint {
+    let mut h = Hasher::new();
+    h.str(f.id.as_str())
+        .str(&f.title)
+        .str(&f.abstract_text)
+        .str(&f.primary_category)
+        .str(&f.published.to_rfc3339());
+    h.num(f.authors.len() as u128);
+    for a in &f.authors {
+        h.str(a);
+    }
+    h.num(f.categories.len() as u128);
+    for c in &f.categories {
+        h.str(c);
+    }
+    h.finish()
 }
 
 /// A URL-safe author name: `Tom Götz` -> `tom-gotz`.
@@ -111,8 +164,11 @@ fn read_paper(path: &Path) -> Result<PaperEntry> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let split = frontmatter::split(&text, path)?;
-    let front: PaperFront = frontmatter::parse(&split, path)?;
+    let mut front: PaperFront = frontmatter::parse(&split, path)?;
+    let corpus_hash = corpus_hash(&front);
     Ok(PaperEntry {
+        abstract_at: Abstract::Held(std::mem::take(&mut front.abstract_text)),
+        corpus_hash,
         slug: front.id.slug(),
         body_html: markdown_to_html(split.body),
         front,
@@ -157,15 +213,45 @@ fn collect_in_order<T: Send>(results: Vec<Result<T>>) -> Result<Vec<T>> {
 }
 
 pub fn load(content_dir: &Path) -> Result<Site> {
+    load_with(content_dir, ABSTRACTS_IN_MEMORY_UP_TO)
+}
+
+/// Loads the site, keeping the abstracts in memory if there are at most
+/// `abstracts_in_memory_up_to` papers and in a temporary file if there are more.
+pub fn load_with(content_dir: &Path, abstracts_in_memory_up_to: usize) -> Result<Site> {
     let paper_files = markdown_files(&content_dir.join("papers"))?;
     let digest_files = markdown_files(&content_dir.join("digests"))?;
-    let papers = collect_in_order(paper_files.par_iter().map(|p| read_paper(p)).collect())?;
+    let (papers, spill) = if paper_files.len() > abstracts_in_memory_up_to {
+        let (papers, spill) = read_papers_spilling(&paper_files)?;
+        (papers, Some(spill))
+    } else {
+        let papers = collect_in_order(paper_files.par_iter().map(|p| read_paper(p)).collect())?;
+        (papers, None)
+    };
     let digests = collect_in_order(digest_files.par_iter().map(|p| read_digest(p)).collect())?;
-    index(papers, digests, &digest_files)
+    index(papers, spill, digests, &digest_files)
+}
+
+/// Reads the papers a batch at a time, moving each batch's abstracts to a temporary file.
+fn read_papers_spilling(files: &[PathBuf]) -> Result<(Vec<PaperEntry>, Spill)> {
+    let spill_error = || "cannot write the abstracts to a temporary file (is TMPDIR writable?)";
+    let mut writer = SpillWriter::new().with_context(spill_error)?;
+    let mut papers = Vec::with_capacity(files.len());
+    for batch in files.chunks(SPILL_BATCH) {
+        let read = collect_in_order(batch.par_iter().map(|p| read_paper(p)).collect())?;
+        for mut p in read {
+            if let Abstract::Held(text) = &p.abstract_at {
+                p.abstract_at = writer.put(text).with_context(spill_error)?;
+            }
+            papers.push(p);
+        }
+    }
+    Ok((papers, writer.finish().with_context(spill_error)?))
 }
 
 fn index(
     mut papers: Vec<PaperEntry>,
+    spill: Option<Spill>,
     digests: Vec<DigestFile>,
     digest_files: &[PathBuf],
 ) -> Result<Site> {
@@ -298,6 +384,7 @@ fn index(
         week_of,
         authors,
         author_index,
+        spill,
     })
 }
 

@@ -126,33 +126,40 @@ const STOP: &[&str] = &[
     "different",
 ];
 
-/// For each document (title, abstract), up to `k` others, most similar first.
-pub fn related(docs: &[(&str, &str)], k: usize) -> Vec<Vec<usize>> {
-    let n = docs.len();
+/// For each of `n` documents, up to `k` others, most similar first. `doc(i)` gives the
+/// i-th document's title and abstract; it is asked twice per document, so the texts need not
+/// all be in memory at once.
+pub fn related<'a, E: Send>(
+    n: usize,
+    doc: impl Fn(usize) -> Result<(Cow<'a, str>, Cow<'a, str>), E> + Sync,
+    k: usize,
+) -> Result<Vec<Vec<usize>>, E> {
     if n < 2 {
-        return vec![Vec::new(); n];
+        return Ok(vec![Vec::new(); n]);
     }
     let stop: FxHashSet<&'static str> = STOP.iter().copied().collect();
-    let df: FxHashMap<u64, u32> = docs
-        .par_iter()
-        .fold(FxHashMap::default, |mut df, (title, abs)| {
-            for t in term_frequencies(title, abs, &stop).into_keys() {
+    let df: FxHashMap<u64, u32> = (0..n)
+        .into_par_iter()
+        .try_fold(FxHashMap::default, |mut df, i| {
+            let (title, abs) = doc(i)?;
+            for t in term_frequencies(&title, &abs, &stop).into_keys() {
                 *df.entry(t).or_default() += 1;
             }
-            df
+            Ok(df)
         })
-        .reduce(FxHashMap::default, |mut a, b| {
+        .try_reduce(FxHashMap::default, |mut a, b| {
             for (t, c) in b {
                 *a.entry(t).or_default() += c;
             }
-            a
-        });
+            Ok(a)
+        })?;
     // Terms in more than a tenth of the papers say little about any one of them.
     let max_df = ((n as f32) * 0.1).max(3.0) as u32;
-    let vectors: Vec<Vec<(u64, f32)>> = docs
-        .par_iter()
-        .map(|(title, abs)| {
-            let mut v: Vec<(u64, f32)> = term_frequencies(title, abs, &stop)
+    let vectors: Vec<Vec<(u64, f32)>> = (0..n)
+        .into_par_iter()
+        .map(|i| {
+            let (title, abs) = doc(i)?;
+            let mut v: Vec<(u64, f32)> = term_frequencies(&title, &abs, &stop)
                 .into_iter()
                 .filter_map(|(t, f)| {
                     let d = df[&t];
@@ -163,9 +170,9 @@ pub fn related(docs: &[(&str, &str)], k: usize) -> Vec<Vec<usize>> {
             v.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
             v.truncate(TERMS_PER_DOC);
             let norm = v.iter().map(|(_, w)| w * w).sum::<f32>().sqrt().max(1e-9);
-            v.into_iter().map(|(t, w)| (t, w / norm)).collect()
+            Ok(v.into_iter().map(|(t, w)| (t, w / norm)).collect())
         })
-        .collect();
+        .collect::<Result<_, E>>()?;
     drop(df);
     let mut term_ids: FxHashMap<u64, u32> = FxHashMap::default();
     let mut postings: Vec<Vec<(u32, f32)>> = Vec::new();
@@ -186,7 +193,7 @@ pub fn related(docs: &[(&str, &str)], k: usize) -> Vec<Vec<usize>> {
                 .collect()
         })
         .collect();
-    vectors
+    Ok(vectors
         .par_iter()
         .enumerate()
         .map(|(doc, v)| {
@@ -203,7 +210,7 @@ pub fn related(docs: &[(&str, &str)], k: usize) -> Vec<Vec<usize>> {
             best.truncate(k);
             best.into_iter().map(|(d, _)| d as usize).collect()
         })
-        .collect()
+        .collect())
 }
 
 #[cfg(test)]
@@ -231,7 +238,12 @@ mod tests {
             ),
             ("Cooking pasta", "Boil water, add salt and pasta."),
         ];
-        let r = related(&docs, 2);
+        let r = related(
+            docs.len(),
+            |i| Ok::<_, ()>((docs[i].0.into(), docs[i].1.into())),
+            2,
+        )
+        .unwrap();
         assert_eq!(r[0].first(), Some(&2));
         assert_eq!(r[1].first(), Some(&3));
         assert!(r[4].is_empty());
