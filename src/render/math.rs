@@ -9,14 +9,14 @@ pub fn text_with_math(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 16);
     let mut rest = s;
     while let Some((before, math, after)) = next_math(rest) {
-        out.push_str(&crate::render::escape_html(before));
+        crate::render::escape_html_into(&mut out, before);
         match to_mathml(math) {
             Some(mathml) => out.push_str(&mathml),
-            None => out.push_str(&crate::render::escape_html(&format!("${math}$"))),
+            None => crate::render::escape_html_into(&mut out, &format!("${math}$")),
         }
         rest = after;
     }
-    out.push_str(&crate::render::escape_html(rest));
+    crate::render::escape_html_into(&mut out, rest);
     out
 }
 
@@ -26,8 +26,10 @@ pub fn text_with_math(s: &str) -> String {
 fn next_math(s: &str) -> Option<(&str, &str, &str)> {
     let bytes = s.as_bytes();
     let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'$' && (i == 0 || bytes[i - 1] != b'\\') {
+    // Most text has no `$` at all: jump from one to the next.
+    while let Some(found) = memchr::memchr(b'$', &bytes[i..]) {
+        i += found;
+        if i == 0 || bytes[i - 1] != b'\\' {
             let open = i;
             let body_start = open + 1;
             if body_start < bytes.len()
@@ -35,8 +37,9 @@ fn next_math(s: &str) -> Option<(&str, &str, &str)> {
                 && bytes[body_start] != b'$'
             {
                 let mut j = body_start;
-                while j < bytes.len() {
-                    if bytes[j] == b'$' && bytes[j - 1] != b'\\' {
+                while let Some(found) = memchr::memchr(b'$', &bytes[j..]) {
+                    j += found;
+                    if bytes[j - 1] != b'\\' {
                         let closes = !bytes[j - 1].is_ascii_whitespace()
                             && !bytes.get(j + 1).is_some_and(|b| b.is_ascii_digit());
                         if closes {
@@ -206,6 +209,11 @@ mod tests {
         assert!(html.ends_with("</math> time"), "{html}");
         assert_eq!(text_with_math("from $5 to $10"), "from $5 to $10");
         assert_eq!(text_with_math("a < b & c"), "a &lt; b &amp; c");
+        // `\$` is a literal dollar, outside a formula and inside one.
+        let escaped = text_with_math("costs \\$5 and $x$");
+        assert!(escaped.starts_with("costs \\$5 and <math"), "{escaped}");
+        assert_eq!(next_math("$a\\$b$ end"), Some(("", "a\\$b", " end")));
+        assert_eq!(next_math("$ x$ and $y $"), None);
     }
 
     #[test]

@@ -72,6 +72,12 @@ pub fn load_templates(root: &Path, theme: &str) -> Result<tera::Tera> {
 /// alone, so URLs stay readable in the page source.
 pub fn escape_html(input: &str) -> String {
     let mut out = String::with_capacity(input.len() + input.len() / 8);
+    escape_html_into(&mut out, input);
+    out
+}
+
+/// `escape_html`, appended to `out`.
+pub fn escape_html_into(out: &mut String, input: &str) {
     // Copies the runs between special bytes whole: pages are mostly plain text.
     let mut start = 0;
     for (i, b) in input.bytes().enumerate() {
@@ -88,7 +94,6 @@ pub fn escape_html(input: &str) -> String {
         start = i + 1;
     }
     out.push_str(&input[start..]);
-    out
 }
 
 /// Tera's error with its causes on one line: "Failed to render 'paper.html': Variable `x` not found".
