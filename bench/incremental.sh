@@ -25,6 +25,7 @@ before=$(find "$site/content/papers" -name '*.md' | wc -l)
 "$gen" "$N" "$site" >/dev/null 2>&1
 after=$(find "$site/content/papers" -name '*.md' | wc -l)
 echo "added one week: $((after - before)) papers"
-timed "incremental build" "$bin" --root "$site" build
+timed "incremental build" "$bin" --root "$site" -v build
+grep -E " ms " "$work/log" || true
 timed "full build (--full)" "$bin" --root "$site" build --full --output "$work/full"
 if diff -r "$site/public" "$work/full" >/dev/null; then echo "outputs identical"; else echo "OUTPUTS DIFFER"; exit 1; fi

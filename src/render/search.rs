@@ -11,6 +11,7 @@ use crate::render::views::{Urls, paper_rel};
 use crate::site::Site;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// Postings kept per term: a digest search wants the best matches, not every one.
@@ -18,10 +19,17 @@ const MAX_POSTINGS: usize = 1000;
 const CHUNK: usize = 500;
 
 /// The same tokenizer as `search.js`: lower case, split on anything not a letter or digit.
-pub fn tokenize(s: &str) -> impl Iterator<Item = String> + '_ {
+/// Words already in lower-case ASCII are borrowed, not copied.
+pub fn tokenize(s: &str) -> impl Iterator<Item = Cow<'_, str>> + '_ {
     s.split(|c: char| !c.is_alphanumeric())
         .filter(|t| !t.is_empty())
-        .map(|t| t.to_lowercase())
+        .map(|t| {
+            if t.bytes().any(|b| b.is_ascii_uppercase() || !b.is_ascii()) {
+                Cow::Owned(t.to_lowercase())
+            } else {
+                Cow::Borrowed(t)
+            }
+        })
 }
 
 /// (document, weight) pairs of one term.
@@ -49,10 +57,13 @@ fn keep_best(list: &mut Postings) {
 
 /// Weighted term frequencies of one paper, length-normalised so long abstracts do not
 /// win every query; terms sorted, so the postings come out in a fixed order.
-fn weighted_terms(p: &crate::site::PaperEntry, abstract_text: &str) -> Vec<(String, f32)> {
+fn weighted_terms<'a>(
+    p: &'a crate::site::PaperEntry,
+    abstract_text: &'a str,
+) -> Vec<(String, f32)> {
     let f = &p.front;
-    let mut tf: FxHashMap<String, f32> = FxHashMap::default();
-    let mut add = |text: &str, weight: f32| {
+    let mut tf: FxHashMap<Cow<str>, f32> = FxHashMap::default();
+    let mut add = |text: &'a str, weight: f32| {
         for t in tokenize(text) {
             *tf.entry(t).or_default() += weight;
         }
@@ -66,7 +77,7 @@ fn weighted_terms(p: &crate::site::PaperEntry, abstract_text: &str) -> Vec<(Stri
     }
     add(f.id.as_str(), 3.0);
     add(abstract_text, 1.0);
-    let mut terms: Vec<(String, f32)> = tf.into_iter().collect();
+    let mut terms: Vec<(String, f32)> = tf.into_iter().map(|(t, w)| (t.into_owned(), w)).collect();
     terms.sort_by(|a, b| a.0.cmp(&b.0));
     // Summed in term order: the same floats whatever order the map gave.
     let len = terms.iter().map(|t| t.1).sum::<f32>().max(1.0).sqrt();
@@ -74,6 +85,25 @@ fn weighted_terms(p: &crate::site::PaperEntry, abstract_text: &str) -> Vec<(Stri
         t.1 /= len;
     }
     terms
+}
+
+/// Adds one batch of papers' terms (the first paper is number `first`) to the postings.
+fn merge_batch(
+    postings: &mut FxHashMap<String, Counted>,
+    per_doc: Vec<Vec<(String, f32)>>,
+    first: usize,
+) {
+    for (j, terms) in per_doc.into_iter().enumerate() {
+        let doc = (first + j) as u32;
+        for (t, w) in terms {
+            let (count, list) = postings.entry(t).or_default();
+            *count += 1;
+            list.push((doc, w));
+            if list.len() >= 2 * MAX_POSTINGS {
+                keep_best(list);
+            }
+        }
+    }
 }
 
 /// The files of the index, as (site-relative path, JSON text).
@@ -84,22 +114,28 @@ pub fn build_index(site: &Site, urls: &Urls) -> anyhow::Result<Vec<(String, Stri
     // Papers are tokenized a batch at a time and each term keeps only its best postings
     // (and a count, for its idf), so memory follows the vocabulary, not the corpus.
     let mut postings: FxHashMap<String, Counted> = FxHashMap::default();
-    for b in 0..n.div_ceil(BATCH) {
-        let per_doc: Vec<Vec<(String, f32)>> = (b * BATCH..n.min((b + 1) * BATCH))
+    let tokenize_batch = |b: usize| -> anyhow::Result<Vec<Vec<(String, f32)>>> {
+        (b * BATCH..n.min((b + 1) * BATCH))
             .into_par_iter()
             .map(|i| Ok(weighted_terms(&site.papers[i], &site.abstract_of(i)?)))
-            .collect::<anyhow::Result<_>>()?;
-        for (j, terms) in per_doc.into_iter().enumerate() {
-            let doc = (b * BATCH + j) as u32;
-            for (t, w) in terms {
-                let (count, list) = postings.entry(t).or_default();
-                *count += 1;
-                list.push((doc, w));
-                if list.len() >= 2 * MAX_POSTINGS {
-                    keep_best(list);
-                }
-            }
-        }
+            .collect()
+    };
+    let batches = n.div_ceil(BATCH);
+    let mut next = if batches > 0 {
+        Some(tokenize_batch(0)?)
+    } else {
+        None
+    };
+    for b in 0..batches {
+        let per_doc = next
+            .take()
+            .expect("each batch is tokenized before its merge");
+        // The next batch is tokenized while this one is merged.
+        let ((), upcoming) = rayon::join(
+            || merge_batch(&mut postings, per_doc, b * BATCH),
+            || (b + 1 < batches).then(|| tokenize_batch(b + 1)),
+        );
+        next = upcoming.transpose()?;
     }
     let mut shards: BTreeMap<String, Vec<(String, Counted)>> = BTreeMap::new();
     for (term, counted) in postings {
@@ -181,4 +217,27 @@ pub fn shard_file(key: &str) -> String {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_are_lower_case_words_borrowed_when_they_can_be() {
+        let text = "GPU-based ǅemo: naïve Straße, x2 ΣΑΣ";
+        let tokens: Vec<Cow<str>> = tokenize(text).collect();
+        assert_eq!(
+            tokens,
+            ["gpu", "based", "ǆemo", "naïve", "straße", "x2", "σας"]
+        );
+        // The same as lower-casing each word whole (final sigma included, as in JavaScript).
+        for (t, word) in tokens.iter().zip(
+            text.split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty()),
+        ) {
+            assert_eq!(t.as_ref(), word.to_lowercase());
+        }
+        assert!(matches!(tokens[1], Cow::Borrowed(_)));
+    }
 }
