@@ -12,21 +12,37 @@ use std::hash::Hasher as _;
 /// Terms kept per paper.
 const TERMS_PER_DOC: usize = 24;
 
-/// Lower-cased words of three or more characters, stop words and numbers left out.
-pub fn tokens<'a>(
-    s: &'a str,
-    stop: &'a FxHashSet<&'static str>,
-) -> impl Iterator<Item = Cow<'a, str>> + 'a {
-    s.split(|c: char| !c.is_alphanumeric())
-        .filter(|t| t.len() >= 3 && t.chars().nth(2).is_some())
-        .map(|t| {
-            if t.chars().any(char::is_uppercase) {
-                Cow::Owned(t.to_lowercase())
-            } else {
-                Cow::Borrowed(t)
+/// Calls `f` with the hash of each lower-cased word of three or more characters in `s`,
+/// numbers left out. ASCII words (nearly all of them) are lower-cased into `buf`, and only
+/// when they have a capital, so most words are hashed where they stand.
+fn for_each_term(s: &str, buf: &mut String, mut f: impl FnMut(u64)) {
+    for t in s.split(|c: char| !c.is_alphanumeric()) {
+        if t.len() < 3 {
+            continue;
+        }
+        let hash = if t.is_ascii() {
+            if t.bytes().all(|b| b.is_ascii_digit()) {
+                continue;
             }
-        })
-        .filter(|t| !stop.contains(t.as_ref()) && !t.chars().all(|c| c.is_ascii_digit()))
+            if t.bytes().any(|b| b.is_ascii_uppercase()) {
+                buf.clear();
+                buf.extend(t.chars().map(|c| c.to_ascii_lowercase()));
+                term_hash(buf)
+            } else {
+                term_hash(t)
+            }
+        } else {
+            if t.chars().nth(2).is_none() {
+                continue;
+            }
+            if t.chars().any(char::is_uppercase) {
+                term_hash(&t.to_lowercase())
+            } else {
+                term_hash(t)
+            }
+        };
+        f(hash)
+    }
 }
 
 fn term_hash(t: &str) -> u64 {
@@ -35,14 +51,17 @@ fn term_hash(t: &str) -> u64 {
     h.finish()
 }
 
-/// A document's term frequencies, the title counting double.
-fn term_frequencies(title: &str, abs: &str, stop: &FxHashSet<&'static str>) -> FxHashMap<u64, f32> {
+/// A document's term frequencies, the title counting double; `stop` holds the hashes of
+/// the stop words.
+fn term_frequencies(title: &str, abs: &str, stop: &FxHashSet<u64>) -> FxHashMap<u64, f32> {
     let mut tf: FxHashMap<u64, f32> = FxHashMap::default();
-    for t in tokens(title, stop) {
-        *tf.entry(term_hash(&t)).or_default() += 2.0;
-    }
-    for t in tokens(abs, stop) {
-        *tf.entry(term_hash(&t)).or_default() += 1.0;
+    let mut buf = String::new();
+    for (text, weight) in [(title, 2.0), (abs, 1.0)] {
+        for_each_term(text, &mut buf, |t| {
+            if !stop.contains(&t) {
+                *tf.entry(t).or_default() += weight;
+            }
+        });
     }
     tf
 }
@@ -137,7 +156,7 @@ pub fn related<'a, E: Send>(
     if n < 2 {
         return Ok(vec![Vec::new(); n]);
     }
-    let stop: FxHashSet<&'static str> = STOP.iter().copied().collect();
+    let stop: FxHashSet<u64> = STOP.iter().map(|w| term_hash(w)).collect();
     let df: FxHashMap<u64, u32> = (0..n)
         .into_par_iter()
         .try_fold(FxHashMap::default, |mut df, i| {
