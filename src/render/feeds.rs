@@ -7,16 +7,21 @@ use quick_xml::escape::escape;
 
 /// Text safe for XML 1.0: escaped, and without the control characters XML forbids.
 pub fn xml_text(s: &str) -> String {
-    let cleaned: String = s
-        .chars()
-        .filter(|&c| {
-            matches!(c, '\t' | '\n' | '\r')
-                || (c >= ' '
-                    && !('\u{7f}'..='\u{9f}').contains(&c)
-                    && c != '\u{fffe}'
-                    && c != '\u{ffff}')
-        })
-        .collect();
+    let allowed = |c: char| {
+        matches!(c, '\t' | '\n' | '\r')
+            || (c >= ' '
+                && !('\u{7f}'..='\u{9f}').contains(&c)
+                && c != '\u{fffe}'
+                && c != '\u{ffff}')
+    };
+    // Printable ASCII, the usual case, needs no look at its characters.
+    let plain = s
+        .bytes()
+        .all(|b| (b' '..=b'~').contains(&b) || matches!(b, b'\t' | b'\n' | b'\r'));
+    if plain || s.chars().all(allowed) {
+        return escape(s).into_owned();
+    }
+    let cleaned: String = s.chars().filter(|&c| allowed(c)).collect();
     escape(cleaned.as_str()).into_owned()
 }
 
