@@ -1,0 +1,3 @@
+pub mod filters;
+pub mod functions;
+pub mod testers;
