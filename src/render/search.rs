@@ -62,7 +62,9 @@ fn weighted_terms<'a>(
     abstract_text: &'a str,
 ) -> Vec<(String, f32)> {
     let f = &p.front;
-    let mut tf: FxHashMap<Cow<str>, f32> = FxHashMap::default();
+    // A paper has a hundred-odd distinct words: sized once, not grown four times.
+    let mut tf: FxHashMap<Cow<str>, f32> =
+        FxHashMap::with_capacity_and_hasher(256, Default::default());
     let mut add = |text: &'a str, weight: f32| {
         for t in tokenize(text) {
             *tf.entry(t).or_default() += weight;

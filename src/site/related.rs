@@ -13,9 +13,26 @@ use std::hash::Hasher as _;
 const TERMS_PER_DOC: usize = 24;
 
 /// Calls `f` with the hash of each lower-cased word of three or more characters in `s`,
-/// numbers left out. ASCII words (nearly all of them) are lower-cased into `buf`, and only
-/// when they have a capital, so most words are hashed where they stand.
+/// numbers left out. Words are lower-cased into a buffer only when they have a capital,
+/// so most are hashed where they stand; all-ASCII text is split without decoding it.
 fn for_each_term(s: &str, buf: &mut String, mut f: impl FnMut(u64)) {
+    if s.is_ascii() {
+        // The common case, split byte by byte: no characters to decode.
+        let mut lower = Vec::new();
+        for t in s.as_bytes().split(|b| !b.is_ascii_alphanumeric()) {
+            if t.len() < 3 || t.iter().all(u8::is_ascii_digit) {
+                continue;
+            }
+            f(if t.iter().any(u8::is_ascii_uppercase) {
+                lower.clear();
+                lower.extend(t.iter().map(u8::to_ascii_lowercase));
+                bytes_hash(&lower)
+            } else {
+                bytes_hash(t)
+            });
+        }
+        return;
+    }
     for t in s.split(|c: char| !c.is_alphanumeric()) {
         if t.len() < 3 {
             continue;
@@ -45,16 +62,21 @@ fn for_each_term(s: &str, buf: &mut String, mut f: impl FnMut(u64)) {
     }
 }
 
-fn term_hash(t: &str) -> u64 {
+fn bytes_hash(t: &[u8]) -> u64 {
     let mut h = FxHasher::default();
-    h.write(t.as_bytes());
+    h.write(t);
     h.finish()
+}
+
+fn term_hash(t: &str) -> u64 {
+    bytes_hash(t.as_bytes())
 }
 
 /// A document's term frequencies, the title counting double; `stop` holds the hashes of
 /// the stop words.
 fn term_frequencies(title: &str, abs: &str, stop: &FxHashSet<u64>) -> FxHashMap<u64, f32> {
-    let mut tf: FxHashMap<u64, f32> = FxHashMap::default();
+    // An abstract has a hundred-odd distinct words: sized once, not grown four times.
+    let mut tf: FxHashMap<u64, f32> = FxHashMap::with_capacity_and_hasher(256, Default::default());
     let mut buf = String::new();
     for (text, weight) in [(title, 2.0), (abs, 1.0)] {
         for_each_term(text, &mut buf, |t| {
@@ -235,6 +257,25 @@ pub fn related<'a, E: Send>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn hashes(s: &str) -> Vec<u64> {
+        let mut out = Vec::new();
+        for_each_term(s, &mut String::new(), |h| out.push(h));
+        out
+    }
+
+    #[test]
+    fn ascii_and_unicode_text_give_the_same_terms() {
+        let ascii = "Byzantine GPUs: 2024 x86 ab abc-DEF Ok";
+        // One word that is not ASCII sends the whole text down the character path.
+        let mixed = format!("{ascii} é");
+        assert_eq!(hashes(ascii), hashes(&mixed));
+        assert_eq!(
+            hashes(ascii),
+            ["byzantine", "gpus", "x86", "abc", "def"].map(term_hash)
+        );
+        assert_eq!(hashes("Ünïcode naïve"), ["ünïcode", "naïve"].map(term_hash));
+    }
 
     #[test]
     fn finds_the_paper_on_the_same_topic() {
