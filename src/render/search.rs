@@ -192,7 +192,7 @@ pub fn build_index(site: &Site, urls: &Urls) -> anyhow::Result<Vec<(String, Stri
                         urls.path(&paper_rel(p)),
                         f.title,
                         authors.join(", "),
-                        f.published.format("%Y-%m-%d").to_string(),
+                        crate::render::views::ymd(&f.published, '-'),
                         f.primary_category,
                     ])
                 })

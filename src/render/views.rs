@@ -143,6 +143,13 @@ fn figure_url(urls: &Urls, figure: &str) -> String {
     urls.path(f.trim_start_matches('/'))
 }
 
+/// `2026-02-26` (or with `/`): what `format("%Y-%m-%d")` gives, without parsing a format
+/// string for every date of every page.
+pub fn ymd(t: &chrono::DateTime<chrono::Utc>, sep: char) -> String {
+    use chrono::Datelike;
+    format!("{:04}{sep}{:02}{sep}{:02}", t.year(), t.month(), t.day())
+}
+
 /// Authors shown on a card.
 const CARD_AUTHORS: usize = 8;
 
@@ -173,8 +180,8 @@ pub fn paper_view<'a>(site: &'a Site, i: usize, urls: &Urls) -> anyhow::Result<P
         title_html: crate::render::math::text_with_math(&f.title),
         authors: &f.authors,
         authors_short: authors_short(&f.authors),
-        published: f.published.format("%Y-%m-%d").to_string(),
-        updated: f.updated.format("%Y-%m-%d").to_string(),
+        published: ymd(&f.published, '-'),
+        updated: ymd(&f.updated, '-'),
         published_iso: f
             .published
             .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
@@ -513,14 +520,11 @@ pub fn paper_page_extras(
             url: urls.path(&paper_rel(&site.papers[r])),
         })
         .collect();
-    let date = f.published.format("%Y/%m/%d").to_string();
+    let date = ymd(&f.published, '/');
     let mut citation: Vec<(&'static str, String)> = vec![("citation_title", f.title.clone())];
     citation.extend(f.authors.iter().map(|a| ("citation_author", last_first(a))));
     citation.push(("citation_date", date.clone()));
-    citation.push((
-        "citation_online_date",
-        f.updated.format("%Y/%m/%d").to_string(),
-    ));
+    citation.push(("citation_online_date", ymd(&f.updated, '/')));
     let pdf = safe_url(&f.links.pdf);
     if !pdf.is_empty() {
         citation.push(("citation_pdf_url", pdf.to_string()));
@@ -567,7 +571,7 @@ pub fn paper_page_extras(
         .replace('<', "\\u003c")
         .replace('>', "\\u003e")
         .replace('&', "\\u0026");
-    let year = f.published.format("%Y").to_string().parse().unwrap_or(1970);
+    let year = chrono::Datelike::year(&f.published);
     let key = bibtex_key(&f.authors, year, &f.title);
     let mut bib = format!(
         "@misc{{{key},\n      title={{{}}},\n      author={{{}}},\n      year={{{year}}},\n",
@@ -625,7 +629,7 @@ pub fn paper_line<'a>(site: &'a Site, i: usize, urls: &Urls) -> PaperLine<'a> {
         url: urls.path(&paper_rel(p)),
         title: &p.front.title,
         primary_category: &p.front.primary_category,
-        published: p.front.published.format("%Y-%m-%d").to_string(),
+        published: ymd(&p.front.published, '-'),
     }
 }
 
@@ -638,6 +642,20 @@ pub struct AuthorView {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn ymd_is_chronos_format() {
+        for t in [
+            "2026-02-26T23:39:42Z",
+            "1991-08-14T00:00:00Z",
+            "0999-01-02T03:04:05Z",
+        ] {
+            let t: chrono::DateTime<chrono::Utc> = t.parse().unwrap();
+            assert_eq!(ymd(&t, '-'), t.format("%Y-%m-%d").to_string());
+            assert_eq!(ymd(&t, '/'), t.format("%Y/%m/%d").to_string());
+        }
+    }
+
     use super::*;
 
     #[test]
