@@ -147,7 +147,27 @@ fn figure_url(urls: &Urls, figure: &str) -> String {
 /// string for every date of every page.
 pub fn ymd(t: &chrono::DateTime<chrono::Utc>, sep: char) -> String {
     use chrono::Datelike;
-    format!("{:04}{sep}{:02}{sep}{:02}", t.year(), t.month(), t.day())
+    let (year, month, day) = (t.year(), t.month(), t.day());
+    if !(0..=9999).contains(&year) {
+        return format!("{year:04}{sep}{month:02}{sep}{day:02}");
+    }
+    // Digit by digit: `format!` with padding costs more than the rest of a paper view.
+    let digit = |n: u32| char::from(b'0' + (n % 10) as u8);
+    let y = year as u32;
+    [
+        digit(y / 1000),
+        digit(y / 100),
+        digit(y / 10),
+        digit(y),
+        sep,
+        digit(month / 10),
+        digit(month),
+        sep,
+        digit(day / 10),
+        digit(day),
+    ]
+    .iter()
+    .collect()
 }
 
 /// Authors shown on a card.
