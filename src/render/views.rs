@@ -514,6 +514,56 @@ fn bibtex_value(s: &str) -> String {
     }
 }
 
+/// A paper's schema.org record. Fields are in name order: the order `json!` printed them
+/// in before, so pages stay byte for byte the same.
+#[derive(Serialize)]
+struct JsonLd<'a> {
+    #[serde(rename = "@context")]
+    context: &'static str,
+    #[serde(rename = "@type")]
+    kind: &'static str,
+    #[serde(rename = "abstract")]
+    abstract_text: &'a str,
+    author: Vec<Named<'a>>,
+    #[serde(rename = "dateModified")]
+    date_modified: String,
+    #[serde(rename = "datePublished")]
+    date_published: String,
+    headline: String,
+    identifier: &'a [String],
+    keywords: &'a [String],
+    name: &'a str,
+    publisher: Named<'a>,
+    #[serde(rename = "sameAs")]
+    same_as: Option<&'a str>,
+    url: &'a str,
+}
+
+#[derive(Serialize)]
+struct Named<'a> {
+    #[serde(rename = "@type")]
+    kind: &'static str,
+    name: &'a str,
+}
+
+/// JSON that cannot end or open anything inside a `<script>` element: `<`, `>` and `&`
+/// as `\u` escapes (so a `</script>` or `<!--` in a string stays text).
+fn script_safe(json: &str) -> String {
+    let mut out = String::with_capacity(json.len() + 16);
+    let mut start = 0;
+    for i in memchr::memchr3_iter(b'<', b'>', b'&', json.as_bytes()) {
+        out.push_str(&json[start..i]);
+        out.push_str(match json.as_bytes()[i] {
+            b'<' => "\\u003c",
+            b'>' => "\\u003e",
+            _ => "\\u0026",
+        });
+        start = i + 1;
+    }
+    out.push_str(&json[start..]);
+    out
+}
+
 pub fn paper_page_extras(
     site: &Site,
     i: usize,
@@ -570,27 +620,34 @@ pub fn paper_page_extras(
         identifiers.push(format!("https://doi.org/{}", f.doi));
     }
     let abs = safe_url(&f.links.abs);
-    let json = serde_json::json!({
-        "@context": "https://schema.org",
-        "@type": "ScholarlyArticle",
-        "name": f.title,
-        "headline": f.title.chars().take(110).collect::<String>(),
-        "author": f.authors.iter().map(|a| serde_json::json!({"@type": "Person", "name": a})).collect::<Vec<_>>(),
-        "datePublished": f.published.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-        "dateModified": f.updated.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-        "abstract": abstract_text,
-        "url": permalink,
-        "sameAs": if abs.is_empty() { serde_json::Value::Null } else { abs.into() },
-        "identifier": identifiers,
-        "keywords": f.categories,
-        "publisher": {"@type": "Organization", "name": site_title},
-    });
-    // `</script>` or `<!--` inside a string must not end the script element.
-    let json_ld = serde_json::to_string_pretty(&json)
-        .expect("JSON values serialize")
-        .replace('<', "\\u003c")
-        .replace('>', "\\u003e")
-        .replace('&', "\\u0026");
+    let json = JsonLd {
+        context: "https://schema.org",
+        kind: "ScholarlyArticle",
+        abstract_text: &abstract_text,
+        author: f
+            .authors
+            .iter()
+            .map(|a| Named {
+                kind: "Person",
+                name: a,
+            })
+            .collect(),
+        date_modified: f.updated.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        date_published: f
+            .published
+            .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        headline: f.title.chars().take(110).collect(),
+        identifier: &identifiers,
+        keywords: &f.categories,
+        name: &f.title,
+        publisher: Named {
+            kind: "Organization",
+            name: site_title,
+        },
+        same_as: (!abs.is_empty()).then_some(abs),
+        url: &permalink,
+    };
+    let json_ld = script_safe(&serde_json::to_string_pretty(&json).expect("JSON-LD serializes"));
     let year = chrono::Datelike::year(&f.published);
     let key = bibtex_key(&f.authors, year, &f.title);
     let mut bib = format!(
