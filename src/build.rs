@@ -357,11 +357,16 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
                 &views::paper_rel(&site.papers[i]),
                 h.finish(),
                 |c| {
-                    c.insert("paper", &views::paper_view(&site, i, &ctx.urls)?);
-                    c.insert(
-                        "page",
-                        &views::paper_page_extras(&site, i, &ctx.urls, &config.title)?,
+                    let paper = views::paper_view(&site, i, &ctx.urls)?;
+                    let extras = views::paper_page_extras(
+                        &site,
+                        i,
+                        &ctx.urls,
+                        &config.title,
+                        &paper.abstract_text,
                     );
+                    c.insert("paper", &paper);
+                    c.insert("page", &extras);
                     Ok(())
                 },
             )

@@ -117,10 +117,13 @@ pub fn build_index(site: &Site, urls: &Urls) -> anyhow::Result<Vec<(String, Stri
     // (and a count, for its idf), so memory follows the vocabulary, not the corpus.
     let mut postings: FxHashMap<String, Counted> = FxHashMap::default();
     let tokenize_batch = |b: usize| -> anyhow::Result<Vec<Vec<(String, f32)>>> {
-        (b * BATCH..n.min((b + 1) * BATCH))
-            .into_par_iter()
-            .map(|i| Ok(weighted_terms(&site.papers[i], &site.abstract_of(i)?)))
-            .collect()
+        let start = b * BATCH;
+        let abstracts = site.abstracts_of(start..n.min(start + BATCH))?;
+        Ok(abstracts
+            .par_iter()
+            .enumerate()
+            .map(|(j, a)| weighted_terms(&site.papers[start + j], a))
+            .collect())
     };
     let batches = n.div_ceil(BATCH);
     let mut next = if batches > 0 {

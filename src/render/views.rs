@@ -564,15 +564,17 @@ fn script_safe(json: &str) -> String {
     out
 }
 
+/// What a paper's own page shows beyond its card; `abstract_text` is its abstract (as
+/// `paper_view` read it: on large sites each read is a trip to a file).
 pub fn paper_page_extras(
     site: &Site,
     i: usize,
     urls: &Urls,
     site_title: &str,
-) -> anyhow::Result<PaperPageExtras> {
+    abstract_text: &str,
+) -> PaperPageExtras {
     let p = &site.papers[i];
     let f = &p.front;
-    let abstract_text = site.abstract_of(i)?;
     let authors = f
         .authors
         .iter()
@@ -623,7 +625,7 @@ pub fn paper_page_extras(
     let json = JsonLd {
         context: "https://schema.org",
         kind: "ScholarlyArticle",
-        abstract_text: &abstract_text,
+        abstract_text,
         author: f
             .authors
             .iter()
@@ -679,14 +681,14 @@ pub fn paper_page_extras(
     } else {
         f.review.summary.clone()
     };
-    Ok(PaperPageExtras {
+    PaperPageExtras {
         authors,
         related,
         citation,
         json_ld,
         bibtex: bib,
         description,
-    })
+    }
 }
 
 /// A paper in a list of titles: only what a line needs, so long lists stay cheap to render.

@@ -41,6 +41,45 @@ impl Spill {
     }
 }
 
+/// Slack allowed between neighbouring abstracts for one read to cover them all.
+const READ_TOGETHER_SLACK: u64 = 1 << 16;
+
+/// The texts of `list`, in order. Spilled ones that lie close together in the file (papers
+/// are written in file order, which is close to paper order) come in one read.
+pub fn texts<'a>(list: &[&'a Abstract], spill: Option<&Spill>) -> io::Result<Vec<Cow<'a, str>>> {
+    let spans: Vec<(u64, u32)> = list
+        .iter()
+        .filter_map(|a| match a {
+            Abstract::Spilled { offset, len } => Some((*offset, *len)),
+            Abstract::Held(_) => None,
+        })
+        .collect();
+    let (Some(spill), Some(start), Some(end)) = (
+        spill,
+        spans.iter().map(|s| s.0).min(),
+        spans.iter().map(|s| s.0 + u64::from(s.1)).max(),
+    ) else {
+        return list.iter().map(|a| a.text(spill)).collect();
+    };
+    let wanted: u64 = spans.iter().map(|s| u64::from(s.1)).sum();
+    if end - start > 2 * wanted + READ_TOGETHER_SLACK {
+        return list.iter().map(|a| a.text(Some(spill))).collect();
+    }
+    let mut buf = vec![0; (end - start) as usize];
+    spill.file.read_exact_at(&mut buf, start)?;
+    list.iter()
+        .map(|a| match a {
+            Abstract::Held(s) => Ok(Cow::Borrowed(s.as_str())),
+            Abstract::Spilled { offset, len } => {
+                let at = (offset - start) as usize;
+                String::from_utf8(buf[at..at + *len as usize].to_vec())
+                    .map(Cow::Owned)
+                    .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+            }
+        })
+        .collect()
+}
+
 /// Appends abstracts to a new temporary file while the papers load.
 pub struct SpillWriter {
     out: BufWriter<File>,
@@ -79,14 +118,19 @@ mod tests {
 
     #[test]
     fn spilled_abstracts_read_back_exactly() {
-        let texts = ["", "Plain.", "Ünïcode — $x^2$ & <tags>", "last"];
+        let originals = ["", "Plain.", "Ünïcode — $x^2$ & <tags>", "last"];
         let mut w = SpillWriter::new().unwrap();
-        let at: Vec<Abstract> = texts.iter().map(|t| w.put(t).unwrap()).collect();
+        let at: Vec<Abstract> = originals.iter().map(|t| w.put(t).unwrap()).collect();
         let spill = w.finish().unwrap();
-        for (a, t) in at.iter().zip(texts).rev() {
+        for (a, t) in at.iter().zip(originals).rev() {
             assert_eq!(a.text(Some(&spill)).unwrap(), t);
         }
         assert!(at[1].text(None).is_err());
+        // Together, in another order, and mixed with one held in memory.
+        let held = Abstract::Held("held".into());
+        let list = [&at[2], &held, &at[0], &at[3]];
+        let read = texts(&list, Some(&spill)).unwrap();
+        assert_eq!(read, [originals[2], "held", originals[0], originals[3]]);
         assert_eq!(Abstract::Held("x".into()).text(None).unwrap(), "x");
     }
 }

@@ -88,12 +88,28 @@ impl Site {
             })
     }
 
+    /// The abstracts of papers `range`, in order, read together where they are in a file.
+    pub fn abstracts_of(&self, range: std::ops::Range<usize>) -> Result<Vec<Cow<'_, str>>> {
+        let list: Vec<&Abstract> = self.papers[range.clone()]
+            .iter()
+            .map(|p| &p.abstract_at)
+            .collect();
+        abstracts::texts(&list, self.spill.as_ref()).with_context(|| {
+            format!(
+                "cannot read back the abstracts of papers {}..{} from their temporary file",
+                range.start, range.end
+            )
+        })
+    }
+
     pub fn compute_related(&mut self, per_paper: usize) -> Result<()> {
         self.related = related::related(
             self.papers.len(),
-            |i| {
-                let abs = self.abstract_of(i)?;
-                Ok::<_, anyhow::Error>((Cow::Borrowed(self.papers[i].front.title.as_str()), abs))
+            |range| {
+                let titles = self.papers[range.clone()]
+                    .iter()
+                    .map(|p| Cow::Borrowed(p.front.title.as_str()));
+                Ok::<_, anyhow::Error>(titles.zip(self.abstracts_of(range)?).collect())
             },
             per_paper,
         )?;
@@ -102,7 +118,7 @@ impl Site {
 }
 
 /// Sites with more papers than this keep their abstracts in a temporary file, not in memory.
-pub const ABSTRACTS_IN_MEMORY_UP_TO: usize = 200_000;
+pub const ABSTRACTS_IN_MEMORY_UP_TO: usize = 50_000;
 
 /// Papers parsed at a time when the abstracts go to a file, so that only this many are
 /// ever in memory at once.

@@ -167,24 +167,30 @@ const STOP: &[&str] = &[
     "different",
 ];
 
-/// For each of `n` documents, up to `k` others, most similar first. `doc(i)` gives the
-/// i-th document's title and abstract; it is asked twice per document, so the texts need not
-/// all be in memory at once.
+/// Documents read at a time.
+const BATCH: usize = 256;
+
+/// For each of `n` documents, up to `k` others, most similar first. `docs(range)` gives
+/// those documents' titles and abstracts; each is asked for twice, a batch at a time, so
+/// the texts need not all be in memory at once.
 pub fn related<'a, E: Send>(
     n: usize,
-    doc: impl Fn(usize) -> Result<(Cow<'a, str>, Cow<'a, str>), E> + Sync,
+    docs: impl Fn(std::ops::Range<usize>) -> Result<Vec<(Cow<'a, str>, Cow<'a, str>)>, E> + Sync,
     k: usize,
 ) -> Result<Vec<Vec<usize>>, E> {
+    let batches = n.div_ceil(BATCH);
+    let batch = |b: usize| docs(b * BATCH..n.min((b + 1) * BATCH));
     if n < 2 {
         return Ok(vec![Vec::new(); n]);
     }
     let stop: FxHashSet<u64> = STOP.iter().map(|w| term_hash(w)).collect();
-    let df: FxHashMap<u64, u32> = (0..n)
+    let df: FxHashMap<u64, u32> = (0..batches)
         .into_par_iter()
-        .try_fold(FxHashMap::default, |mut df, i| {
-            let (title, abs) = doc(i)?;
-            for t in term_frequencies(&title, &abs, &stop).into_keys() {
-                *df.entry(t).or_default() += 1;
+        .try_fold(FxHashMap::default, |mut df, b| {
+            for (title, abs) in batch(b)? {
+                for t in term_frequencies(&title, &abs, &stop).into_keys() {
+                    *df.entry(t).or_default() += 1;
+                }
             }
             Ok(df)
         })
@@ -196,24 +202,31 @@ pub fn related<'a, E: Send>(
         })?;
     // Terms in more than a tenth of the papers say little about any one of them.
     let max_df = ((n as f32) * 0.1).max(3.0) as u32;
-    let vectors: Vec<Vec<(u64, f32)>> = (0..n)
+    let vector = |title: &str, abs: &str| -> Vec<(u64, f32)> {
+        let mut v: Vec<(u64, f32)> = term_frequencies(title, abs, &stop)
+            .into_iter()
+            .filter_map(|(t, f)| {
+                let d = df[&t];
+                (d >= 2 && d <= max_df).then(|| (t, (1.0 + f.ln()) * ((n as f32) / d as f32).ln()))
+            })
+            .collect();
+        v.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        v.truncate(TERMS_PER_DOC);
+        let norm = v.iter().map(|(_, w)| w * w).sum::<f32>().sqrt().max(1e-9);
+        v.into_iter().map(|(t, w)| (t, w / norm)).collect()
+    };
+    let vectors: Vec<Vec<(u64, f32)>> = (0..batches)
         .into_par_iter()
-        .map(|i| {
-            let (title, abs) = doc(i)?;
-            let mut v: Vec<(u64, f32)> = term_frequencies(&title, &abs, &stop)
-                .into_iter()
-                .filter_map(|(t, f)| {
-                    let d = df[&t];
-                    (d >= 2 && d <= max_df)
-                        .then(|| (t, (1.0 + f.ln()) * ((n as f32) / d as f32).ln()))
-                })
-                .collect();
-            v.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-            v.truncate(TERMS_PER_DOC);
-            let norm = v.iter().map(|(_, w)| w * w).sum::<f32>().sqrt().max(1e-9);
-            Ok(v.into_iter().map(|(t, w)| (t, w / norm)).collect())
+        .map(|b| {
+            Ok(batch(b)?
+                .iter()
+                .map(|(t, a)| vector(t, a))
+                .collect::<Vec<_>>())
         })
-        .collect::<Result<_, E>>()?;
+        .collect::<Result<Vec<Vec<_>>, E>>()?
+        .into_iter()
+        .flatten()
+        .collect();
     drop(df);
     let mut term_ids: FxHashMap<u64, u32> = FxHashMap::default();
     let mut postings: Vec<Vec<(u32, f32)>> = Vec::new();
@@ -300,7 +313,14 @@ mod tests {
         ];
         let r = related(
             docs.len(),
-            |i| Ok::<_, ()>((docs[i].0.into(), docs[i].1.into())),
+            |range| {
+                Ok::<_, ()>(
+                    docs[range]
+                        .iter()
+                        .map(|d| (d.0.into(), d.1.into()))
+                        .collect(),
+                )
+            },
             2,
         )
         .unwrap();
