@@ -17,7 +17,7 @@ timed() { # label cmd...
   local label=$1; shift
   /usr/bin/time -o "$work/time" -f "%e %U %S %M" "$@" 2>"$work/log" >/dev/null
   read -r wall user sys rss <"$work/time"
-  printf "%-28s %8.2f s wall %8.2f s cpu %6.0f MB peak   %s\n" "$label" "$wall" "$(echo "$user + $sys" | bc)" "$(echo "$rss / 1024" | bc)" "$(tail -1 "$work/log")"
+  printf "%-28s %8.2f s wall %8.2f s cpu %6.0f MiB peak   %s\n" "$label" "$wall" "$(echo "$user + $sys" | bc)" "$(echo "$rss / 1024" | bc)" "$(tail -1 "$work/log")"
 }
 "$gen" "$N" "$site" --without-last-week 2>&1
 timed "full build, week held back" "$bin" --root "$site" build

@@ -27,10 +27,10 @@ measure() { # label output-dir cmd...: the fastest of $runs runs, each into a fr
     fi
   done
   local files; files=$(find "$dir" -type f | wc -l)
-  printf "%-9s %-8s %8.2f s %8.2f s %8.0f MB %9d files\n" "$label" "$N" "$best" "$cpu" "$(echo "$peak / 1024" | bc)" "$files"
+  printf "%-9s %-8s %8.2f s %8.2f s %8.0f MiB %9d files\n" "$label" "$N" "$best" "$cpu" "$(echo "$peak / 1024" | bc)" "$files"
   echo "$best" > "$work/last"
 }
-printf "%-9s %-8s %10s %10s %11s %15s\n" tool papers wall cpu peak output
+printf "%-9s %-8s %10s %10s %12s %15s\n" tool papers wall cpu peak output
 for N in ${sizes[*]}; do
   rm -rf "$work"; mkdir -p "$work"
   if command -v hugo >/dev/null; then "$gen" "$N" "$work/site" --hugo "$work/hugo" 2>/dev/null; else "$gen" "$N" "$work/site" 2>/dev/null; fi
