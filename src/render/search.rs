@@ -126,21 +126,16 @@ pub fn build_index(site: &Site, urls: &Urls) -> anyhow::Result<Vec<(String, Stri
             .collect())
     };
     let batches = n.div_ceil(BATCH);
-    let mut next = if batches > 0 {
-        Some(tokenize_batch(0)?)
-    } else {
-        None
-    };
-    for b in 0..batches {
-        let per_doc = next
-            .take()
-            .expect("each batch is tokenized before its merge");
+    let mut next = (batches > 0).then(|| tokenize_batch(0)).transpose()?;
+    let mut b = 0;
+    while let Some(per_doc) = next.take() {
         // The next batch is tokenized while this one is merged.
         let ((), upcoming) = rayon::join(
             || merge_batch(&mut postings, per_doc, b * BATCH),
             || (b + 1 < batches).then(|| tokenize_batch(b + 1)),
         );
         next = upcoming.transpose()?;
+        b += 1;
     }
     let mut shards: BTreeMap<String, Vec<(String, Counted)>> = BTreeMap::new();
     for (term, counted) in postings {
