@@ -232,8 +232,8 @@ fn write_search_index(ctx: &Ctx, out: &Output, corpus: Fingerprint) -> Result<()
         return Ok(());
     }
     crate::render::search::build_index(ctx.site, &ctx.urls)?
-        .par_iter()
-        .try_for_each(|(rel, json)| out.page(rel, fingerprint, || Ok(json.clone())))
+        .into_par_iter()
+        .try_for_each(|(rel, json)| out.page(&rel, fingerprint, || Ok(json)))
 }
 
 /// Everything every page depends on: the binary, the config, the templates and what
