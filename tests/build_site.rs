@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{assert_ok, example_site, hostile_site, paperboy, read, stderr, tree};
+use common::{assert_ok, edit, example_site, hostile_site, paperboy, read, stderr, tree};
 use std::path::Path;
 
 fn build(root: &Path, extra: &[&str]) -> std::process::Output {
@@ -330,8 +330,7 @@ fn a_broken_front_matter_names_file_and_line_and_keeps_the_old_site() {
     let public = site.path().join("public");
     let before = tree(&public);
     let page = site.path().join("content/papers/2604/2604.03438.md");
-    let text = read(&page).replace("version = 1", "version = \"one\"");
-    std::fs::write(&page, text).unwrap();
+    edit(&page, "version = 1", "version = \"one\"");
     let out = build(site.path(), &[]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);

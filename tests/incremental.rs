@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_ok, example_site, paperboy, read, stderr, tree};
+use common::{assert_ok, edit, example_site, paperboy, read, stderr, tree};
 use std::path::{Path, PathBuf};
 
 /// "…; 1,234 unchanged files kept from the last build" -> 1234 (0 when the line has none).
@@ -110,12 +110,11 @@ fn adding_weeks_renders_only_what_changed_and_equals_a_full_build() {
     }
     // An editor's change to an old paper must reach every page that shows it.
     let edited = site.path().join("content/papers/2508/2508.13167.md");
-    let text = read(&edited).replace(
+    edit(
+        &edited,
         "summary = \"Distilling",
         "summary = \"An edited one-line summary. Distilling",
     );
-    assert!(text.contains("An edited one-line summary."));
-    std::fs::write(&edited, text).unwrap();
 
     let second = paperboy(site.path(), &["build"]);
     assert_ok(&second);
@@ -239,12 +238,11 @@ fn an_edited_review_keeps_the_search_index_and_an_edited_abstract_remakes_it() {
     let before = (inode(&meta), inode(&shard));
 
     let paper = site.path().join("content/papers/2508/2508.13167.md");
-    let text = read(&paper);
-    std::fs::write(
+    edit(
         &paper,
-        text.replace("summary = \"Distilling", "summary = \"Edited. Distilling"),
-    )
-    .unwrap();
+        "summary = \"Distilling",
+        "summary = \"Edited. Distilling",
+    );
     assert_ok(&paperboy(site.path(), &["build"]));
     assert_eq!(
         (inode(&meta), inode(&shard)),

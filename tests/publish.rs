@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{assert_ok, example_site, paperboy, read, stderr, stdout};
+use common::{assert_ok, edit, example_site, paperboy, stderr, stdout};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -221,7 +221,7 @@ fn check_passes_the_example_and_lists_broken_links() {
     );
 
     let page = site.path().join("content/papers/2604/2604.03438.md");
-    std::fs::write(&page, read(&page).replace("title = ", "title = = ")).unwrap();
+    edit(&page, "title = ", "title = = ");
     let broken = paperboy(site.path(), &["check"]);
     assert_eq!(broken.status.code(), Some(1));
     assert!(

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{example_site, read};
+use common::{edit, example_site, read};
 use std::io::BufRead;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -103,12 +103,7 @@ fn serves_rebuilds_and_keeps_the_last_good_site_on_a_broken_edit() {
 
     // An edit to the digest shows up.
     let digest = site.path().join("content/digests/2025-W34.md");
-    let text = read(&digest);
-    std::fs::write(
-        &digest,
-        text.replace("The week the cs.AI", "Edited: the week the cs.AI"),
-    )
-    .unwrap();
+    edit(&digest, "The week the cs.AI", "Edited: the week the cs.AI");
     eventually("the edit to be served", || {
         get(&page).1.contains("Edited: the week the cs.AI")
     });

@@ -164,6 +164,18 @@ pub fn read(path: impl AsRef<Path>) -> String {
     std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
+/// Edits a file in place as an editor would: `from` (which must be there) becomes `to`.
+pub fn edit(path: impl AsRef<Path>, from: &str, to: &str) {
+    let p = path.as_ref();
+    let text = read(p);
+    assert!(
+        text.contains(from),
+        "{} has no {from:?} to edit",
+        p.display()
+    );
+    std::fs::write(p, text.replace(from, to)).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+}
+
 /// Every file below a folder with its bytes, for comparing whole sites.
 pub fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut out: Vec<(String, Vec<u8>)> = walkdir::WalkDir::new(dir)
