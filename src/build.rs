@@ -1,14 +1,19 @@
 //! `paperboy build`: content -> public/, as a flat list of timed steps.
 
+mod cards;
+
 use crate::config::Config;
 use crate::manifest::{Fingerprint, Hasher};
 use crate::output::Output;
 use crate::render::views::{self, SiteView, Urls};
 use crate::render::{self, feeds};
-use crate::site::{self, Site};
+use crate::site::{self, Category, Site};
 use anyhow::{Context, Result};
+use cards::Cards;
 use rayon::prelude::*;
+use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Related papers listed on each paper's page.
@@ -379,44 +384,14 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
     )?;
     steps.done("render papers");
 
-    (0..site.digests.len()).into_par_iter().try_for_each_init(
-        || ctx.context(),
-        |context, di| {
-            let d = &site.digests[di];
-            let mut h = ctx.fingerprints.page("digest");
-            h.num(d.content_hash).str(&d.week.to_string());
-            ctx.fingerprints.papers(&mut h, &d.papers);
-            ctx.fingerprints.papers(&mut h, &d.updated);
-            // The links to the neighbouring weeks.
-            for n in [di.checked_sub(1), Some(di + 1)] {
-                let week = n
-                    .and_then(|n| site.digests.get(n))
-                    .map(|w| w.week.to_string());
-                h.str(&week.unwrap_or_default());
-            }
-            ctx.page(
-                &out,
-                context,
-                "digest.html",
-                &views::digest_rel(d),
-                h.finish(),
-                |c| {
-                    c.insert("digest", &views::digest_view(&site, di, &ctx.urls)?);
-                    Ok(())
-                },
-            )
-        },
-    )?;
-    steps.done("render digests");
-
-    render_categories(&ctx, &out)?;
-    steps.done("render categories");
+    render_weeks(&ctx, &out)?;
+    steps.done("render digests, home, categories");
 
     render_authors(&ctx, &out)?;
     steps.done("render authors");
 
     render_lists(&ctx, &out)?;
-    steps.done("render home, archive, search, 404");
+    steps.done("render archive, search, 404");
 
     write_search_index(&ctx, &out, corpus)?;
     steps.done("search index");
@@ -458,42 +433,226 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
     })
 }
 
-fn render_categories(ctx: &Ctx, out: &Output) -> Result<()> {
+/// A page of a category's list.
+struct CategoryPage<'s> {
+    category: &'s Category,
+    number: usize,
+    total: usize,
+    papers: &'s [usize],
+}
+
+/// Digests, the home page and category pages, week by week from the newest, each category
+/// page right after the digest of the oldest week it shows: every card is then rendered
+/// once and held only while pages that show it are still to come.
+fn render_weeks(ctx: &Ctx, out: &Output) -> Result<()> {
+    let site = ctx.site;
+    let weeks = site.digests.len();
     let per_page = ctx.config.paginate_by;
-    ctx.site.categories.par_iter().try_for_each_init(
+    // due[w]: the category pages to render after week w; due[weeks]: those that show
+    // papers no digest lists.
+    let mut due: Vec<Vec<CategoryPage>> = (0..=weeks).map(|_| Vec::new()).collect();
+    for category in &site.categories {
+        let total = category.papers.len().div_ceil(per_page).max(1);
+        for (n, papers) in category.papers.chunks(per_page).enumerate() {
+            let oldest = papers
+                .iter()
+                .map(|i| site.week_of.get(i).copied().unwrap_or(weeks))
+                .max()
+                .unwrap_or(weeks);
+            due[oldest].push(CategoryPage {
+                category,
+                number: n + 1,
+                total,
+                papers,
+            });
+        }
+    }
+    let cards = ctx
+        .tera
+        .get_template_names()
+        .any(|n| n == cards::TEMPLATE)
+        .then(|| {
+            let digests = site
+                .digests
+                .iter()
+                .flat_map(|d| d.papers.iter().chain(&d.updated));
+            let pages = due.iter().flatten().flat_map(|p| p.papers);
+            Cards::new(site, &ctx.tera, &ctx.urls, digests.chain(pages).copied())
+        });
+    let cards = cards.as_ref();
+    for (di, pages) in due.iter().enumerate() {
+        if let Some(d) = site.digests.get(di) {
+            render_digest(ctx, out, cards, di)?;
+            if di == 0 {
+                render_index(ctx, out, cards)?;
+            }
+            if let Some(cards) = cards {
+                cards.release(&d.papers);
+                cards.release(&d.updated);
+            }
+        }
+        render_category_pages(ctx, out, cards, pages)?;
+    }
+    if site.digests.is_empty() {
+        render_index(ctx, out, cards)?;
+    }
+    #[cfg(debug_assertions)]
+    if let Some(cards) = cards {
+        debug_assert_eq!(cards.held(), 0, "cards held after every list page");
+    }
+    Ok(())
+}
+
+/// The cards of `papers`, by paper, rendered where not ready.
+fn cards_of(
+    cards: &Cards,
+    papers: &[usize],
+    context: &mut tera::Context,
+) -> Result<HashMap<usize, Arc<String>>> {
+    papers
+        .iter()
+        .map(|&i| Ok((i, cards.get(i, context)?)))
+        .collect()
+}
+
+fn render_digest(ctx: &Ctx, out: &Output, cards: Option<&Cards>, di: usize) -> Result<()> {
+    let site = ctx.site;
+    let d = &site.digests[di];
+    let mut h = ctx.fingerprints.page("digest");
+    h.num(d.content_hash).str(&d.week.to_string());
+    ctx.fingerprints.papers(&mut h, &d.papers);
+    ctx.fingerprints.papers(&mut h, &d.updated);
+    // The links to the neighbouring weeks.
+    for n in [di.checked_sub(1), Some(di + 1)] {
+        let week = n
+            .and_then(|n| site.digests.get(n))
+            .map(|w| w.week.to_string());
+        h.str(&week.unwrap_or_default());
+    }
+    let mut context = ctx.context();
+    ctx.page(
+        out,
+        &mut context,
+        "digest.html",
+        &views::digest_rel(d),
+        h.finish(),
+        |c| {
+            let Some(cards) = cards else {
+                c.insert("digest", &views::digest_view(site, di, &ctx.urls)?);
+                return Ok(());
+            };
+            cards.prepare(&d.papers, &ctx.base)?;
+            cards.prepare(&d.updated, &ctx.base)?;
+            let mut held = cards_of(cards, &d.papers, c.context)?;
+            held.extend(cards_of(cards, &d.updated, c.context)?);
+            let view = views::digest_view_with(site, di, &ctx.urls, |i| {
+                Ok(views::card_item(site, i, &ctx.urls, &held[&i]))
+            })?;
+            c.insert("digest", &view);
+            Ok(())
+        },
+    )
+}
+
+/// The home page: the newest digest and a list of recent weeks. Rendered every time.
+fn render_index(ctx: &Ctx, out: &Output, cards: Option<&Cards>) -> Result<()> {
+    let site = ctx.site;
+    let weeks = views::week_summaries(site, &ctx.urls);
+    let mut c = ctx.context();
+    c.insert(
+        "recent_weeks",
+        &weeks[..weeks.len().min(ctx.config.recent_weeks)],
+    );
+    match (site.digests.first(), cards) {
+        (None, _) => c.insert("latest", &None::<()>),
+        (Some(_), None) => c.insert("latest", &views::digest_view(site, 0, &ctx.urls)?),
+        (Some(d), Some(cards)) => {
+            cards.prepare(&d.papers, &ctx.base)?;
+            cards.prepare(&d.updated, &ctx.base)?;
+            let mut card_context = ctx.context();
+            let mut held = cards_of(cards, &d.papers, &mut card_context)?;
+            held.extend(cards_of(cards, &d.updated, &mut card_context)?);
+            let view = views::digest_view_with(site, 0, &ctx.urls, |i| {
+                Ok(views::card_item(site, i, &ctx.urls, &held[&i]))
+            })?;
+            c.insert("latest", &view);
+        }
+    }
+    always(ctx, out, "index.html", "index.html", &c)
+}
+
+fn render_category_pages(
+    ctx: &Ctx,
+    out: &Output,
+    cards: Option<&Cards>,
+    pages: &[CategoryPage],
+) -> Result<()> {
+    let site = ctx.site;
+    pages.par_iter().try_for_each_init(
         || ctx.context(),
-        |context, cat| {
-            let total = cat.papers.len().div_ceil(per_page).max(1);
-            let summary = views::category_summary(cat, &ctx.urls);
-            for (n, chunk) in cat.papers.chunks(per_page).enumerate() {
-                let page = n + 1;
-                let mut h = ctx.fingerprints.page("category");
-                h.str(&cat.name)
-                    .str(&cat.slug)
-                    .num(page as u128)
-                    .num(total as u128)
-                    .num(cat.papers.len() as u128);
-                ctx.fingerprints.papers(&mut h, chunk);
-                ctx.page(
-                    out,
-                    context,
-                    "category.html",
-                    &views::category_rel(&cat.slug, page),
-                    h.finish(),
-                    |c| {
-                        let papers: Vec<views::PaperView> = chunk
-                            .iter()
-                            .map(|&i| views::paper_view(ctx.site, i, &ctx.urls))
-                            .collect::<Result<_>>()?;
-                        c.insert("category", &summary);
-                        c.insert("papers", &papers);
-                        c.insert(
-                            "paginator",
-                            &views::paginator(&cat.slug, page, total, &ctx.urls),
-                        );
-                        Ok(())
-                    },
-                )?;
+        |context, page| {
+            let CategoryPage {
+                category: cat,
+                number,
+                total,
+                papers,
+            } = *page;
+            let headings = views::week_headings(site, papers, &ctx.urls);
+            let mut h = ctx.fingerprints.page("category");
+            h.str(&cat.name)
+                .str(&cat.slug)
+                .num(number as u128)
+                .num(total as u128)
+                .num(cat.papers.len() as u128);
+            ctx.fingerprints.papers(&mut h, papers);
+            // Week headings show digest titles, which a paper's own inputs do not cover.
+            for heading in headings.iter().flatten() {
+                h.str(&heading.name).str(&heading.url);
+            }
+            ctx.page(
+                out,
+                context,
+                "category.html",
+                &views::category_rel(&cat.slug, number),
+                h.finish(),
+                |c| {
+                    match cards {
+                        Some(cards) => {
+                            let held = cards_of(cards, papers, c.context)?;
+                            let list: Vec<_> = papers
+                                .iter()
+                                .zip(headings)
+                                .map(|(&i, w)| views::Headed {
+                                    paper: views::card_item(site, i, &ctx.urls, &held[&i]),
+                                    week_heading: w,
+                                })
+                                .collect();
+                            c.insert("papers", &list);
+                        }
+                        None => {
+                            let list: Vec<_> = papers
+                                .iter()
+                                .zip(headings)
+                                .map(|(&i, w)| {
+                                    Ok(views::Headed {
+                                        paper: views::paper_view(site, i, &ctx.urls)?,
+                                        week_heading: w,
+                                    })
+                                })
+                                .collect::<Result<_>>()?;
+                            c.insert("papers", &list);
+                        }
+                    }
+                    c.insert("category", &views::category_summary(cat, &ctx.urls));
+                    c.insert(
+                        "paginator",
+                        &views::paginator(&cat.slug, number, total, &ctx.urls),
+                    );
+                    Ok(())
+                },
+            )?;
+            if let Some(cards) = cards {
+                cards.release(papers);
             }
             Ok(())
         },
@@ -541,17 +700,6 @@ fn render_lists(ctx: &Ctx, out: &Output) -> Result<()> {
         .collect();
     c.insert("categories", &categories);
     always(ctx, out, "archive.html", "archive/index.html", &c)?;
-
-    let mut c = ctx.context();
-    let latest = (!ctx.site.digests.is_empty())
-        .then(|| views::digest_view(ctx.site, 0, &ctx.urls))
-        .transpose()?;
-    c.insert("latest", &latest);
-    c.insert(
-        "recent_weeks",
-        &weeks[..weeks.len().min(ctx.config.recent_weeks)],
-    );
-    always(ctx, out, "index.html", "index.html", &c)?;
     always(ctx, out, "search.html", "search/index.html", &ctx.context())?;
     always(ctx, out, "404.html", "404.html", &ctx.context())
 }

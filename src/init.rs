@@ -47,6 +47,10 @@ const THEME: &[(&str, &str)] = &[
         include_str!("../themes/default/templates/macros.html"),
     ),
     (
+        "templates/card.html",
+        include_str!("../themes/default/templates/card.html"),
+    ),
+    (
         "templates/paper.html",
         include_str!("../themes/default/templates/paper.html"),
     ),

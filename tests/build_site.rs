@@ -426,3 +426,52 @@ fn abstracts_read_back_from_a_file_give_the_same_site() {
         assert!(pages_with_abstracts > 0);
     }
 }
+
+/// The default theme renders each paper's card once (`card.html`) and list pages reuse it.
+/// A theme without `card.html`, whose list pages draw every card with the macro themselves,
+/// must give the same site byte for byte.
+#[test]
+fn cards_rendered_once_give_the_same_site_as_cards_drawn_on_every_page() {
+    for site in [example_site(), hostile_site()] {
+        let root = site.path();
+        let once = root.join("public-once");
+        assert_ok(&build(root, &["--output", once.to_str().unwrap()]));
+
+        let templates = root.join("themes/default/templates");
+        std::fs::remove_file(templates.join("card.html")).unwrap();
+        for page in ["digest.html", "index.html", "category.html"] {
+            let path = templates.join(page);
+            let text =
+                read(&path).replace("{{ paper.card | safe }}", "{{ macros::card(paper=paper) }}");
+            let text = text.replacen(
+                "{% extends \"base.html\" %}\n",
+                "{% extends \"base.html\" %}\n{% import \"macros.html\" as macros %}\n",
+                1,
+            );
+            assert!(text.contains("macros::card"), "{page} draws no cards");
+            std::fs::write(&path, text).unwrap();
+        }
+        let every_page = root.join("public-every-page");
+        assert_ok(&build(root, &["--output", every_page.to_str().unwrap()]));
+
+        let (a, b) = (tree(&once), tree(&every_page));
+        assert_eq!(a.len(), b.len());
+        for ((name_a, bytes_a), (name_b, bytes_b)) in a.iter().zip(&b) {
+            assert_eq!(name_a, name_b);
+            assert!(bytes_a == bytes_b, "{name_a} differs");
+        }
+        // Cards are there at all, on every kind of list page.
+        for list in ["index.html", "digests/", "categories/"] {
+            let cards: usize = a
+                .iter()
+                .filter(|(name, _)| name.starts_with(list))
+                .map(|(_, bytes)| {
+                    String::from_utf8_lossy(bytes)
+                        .matches("<article class=\"card\"")
+                        .count()
+                })
+                .sum();
+            assert!(cards > 0, "no cards under {list}");
+        }
+    }
+}

@@ -186,10 +186,7 @@ pub fn paper_view<'a>(site: &'a Site, i: usize, urls: &Urls) -> anyhow::Result<P
     let f = &p.front;
     let abstract_text = site.abstract_of(i)?;
     let rel = paper_rel(p);
-    let cat_link = |c: &str| Link {
-        name: c.to_string(),
-        url: urls.path(&category_rel(&category_slug(c), 1)),
-    };
+    let cat_link = |c: &str| category_page_link(c, urls);
     Ok(PaperView {
         id: f.id.as_str(),
         slug: &p.slug,
@@ -206,14 +203,7 @@ pub fn paper_view<'a>(site: &'a Site, i: usize, urls: &Urls) -> anyhow::Result<P
             .published
             .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
         updated_iso: f.updated.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-        primary_category: cat_link(if f.primary_category.is_empty() {
-            f.categories
-                .first()
-                .map(String::as_str)
-                .unwrap_or("uncategorized")
-        } else {
-            &f.primary_category
-        }),
+        primary_category: cat_link(primary_category(f)),
         categories: f.categories.iter().map(|c| cat_link(c)).collect(),
         abstract_html: crate::render::math::text_with_math(&abstract_text),
         abstract_text,
@@ -253,13 +243,14 @@ pub fn week_link(d: &DigestEntry, urls: &Urls) -> Link {
 }
 
 #[derive(Serialize)]
-pub struct CategoryGroup<'a> {
+pub struct CategoryGroup<P> {
     pub category: Link,
-    pub papers: Vec<PaperView<'a>>,
+    pub papers: Vec<P>,
 }
 
+/// A digest with its papers as `P`: full paper views, or cards (`CardItem`).
 #[derive(Serialize)]
-pub struct DigestView<'a> {
+pub struct DigestView<'a, P = PaperView<'a>> {
     pub week: String,
     pub title: &'a str,
     pub start: String,
@@ -271,28 +262,54 @@ pub struct DigestView<'a> {
     pub paper_count: usize,
     /// New papers grouped by primary category, groups in name order, papers in the
     /// digest's own order.
-    pub groups: Vec<CategoryGroup<'a>>,
-    pub updated_papers: Vec<PaperView<'a>>,
+    pub groups: Vec<CategoryGroup<P>>,
+    pub updated_papers: Vec<P>,
     pub prev: Option<Link>,
     pub next: Option<Link>,
 }
 
+/// The category a paper is filed under: its primary one, else its first.
+pub fn primary_category(f: &crate::store::frontmatter::PaperFront) -> &str {
+    if f.primary_category.is_empty() {
+        f.categories
+            .first()
+            .map(String::as_str)
+            .unwrap_or("uncategorized")
+    } else {
+        &f.primary_category
+    }
+}
+
+pub fn category_page_link(name: &str, urls: &Urls) -> Link {
+    Link {
+        name: name.to_string(),
+        url: urls.path(&category_rel(&category_slug(name), 1)),
+    }
+}
+
+/// A digest with full paper views (what `digest.html` gets from a theme without
+/// `card.html`, and what emails get).
 pub fn digest_view<'a>(site: &'a Site, di: usize, urls: &Urls) -> anyhow::Result<DigestView<'a>> {
+    digest_view_with(site, di, urls, |i| paper_view(site, i, urls))
+}
+
+/// A digest whose papers are made by `item` from their index.
+pub fn digest_view_with<'a, P>(
+    site: &'a Site,
+    di: usize,
+    urls: &Urls,
+    mut item: impl FnMut(usize) -> anyhow::Result<P>,
+) -> anyhow::Result<DigestView<'a, P>> {
     let d = &site.digests[di];
-    let mut groups: Vec<CategoryGroup<'a>> = Vec::new();
+    let mut groups: Vec<CategoryGroup<P>> = Vec::new();
     for &pi in &d.papers {
-        let view = paper_view(site, pi, urls)?;
-        match groups
-            .iter_mut()
-            .find(|g| g.category.name == view.primary_category.name)
-        {
-            Some(g) => g.papers.push(view),
+        let category = primary_category(&site.papers[pi].front);
+        let paper = item(pi)?;
+        match groups.iter_mut().find(|g| g.category.name == category) {
+            Some(g) => g.papers.push(paper),
             None => groups.push(CategoryGroup {
-                category: Link {
-                    name: view.primary_category.name.clone(),
-                    url: view.primary_category.url.clone(),
-                },
-                papers: vec![view],
+                category: category_page_link(category, urls),
+                papers: vec![paper],
             }),
         }
     }
@@ -315,12 +332,78 @@ pub fn digest_view<'a>(site: &'a Site, di: usize, urls: &Urls) -> anyhow::Result
         updated_papers: d
             .updated
             .iter()
-            .map(|&i| paper_view(site, i, urls))
+            .map(|&i| item(i))
             .collect::<anyhow::Result<_>>()?,
         // Digests are newest first: the previous week is the next index.
         prev: site.digests.get(di + 1).map(|p| week_link(p, urls)),
         next: di.checked_sub(1).map(|n| week_link(&site.digests[n], urls)),
     })
+}
+
+/// A paper on a list page of a theme with `card.html`: its card, rendered once for every
+/// page that lists it, and what a template needs around it.
+#[derive(Serialize)]
+pub struct CardItem<'a> {
+    pub id: &'a str,
+    pub slug: &'a str,
+    pub url: String,
+    pub title: &'a str,
+    /// `card.html` rendered for this paper.
+    pub card: &'a str,
+}
+
+pub fn card_item<'a>(site: &'a Site, i: usize, urls: &Urls, card: &'a str) -> CardItem<'a> {
+    let p = &site.papers[i];
+    CardItem {
+        id: p.front.id.as_str(),
+        slug: &p.slug,
+        url: urls.path(&paper_rel(p)),
+        title: &p.front.title,
+        card,
+    }
+}
+
+/// A paper on a category page, with the heading of its week when it is the first of that
+/// week on the page.
+#[derive(Serialize)]
+pub struct Headed<P> {
+    #[serde(flatten)]
+    pub paper: P,
+    pub week_heading: Option<Link>,
+}
+
+/// Headings for a category page's papers: the announcing week's title where a new week
+/// starts, and one heading over the papers that no digest lists.
+pub fn week_headings(site: &Site, papers: &[usize], urls: &Urls) -> Vec<Option<Link>> {
+    let mut last = None;
+    papers
+        .iter()
+        .enumerate()
+        .map(|(n, i)| {
+            let week = site.week_of.get(i).copied();
+            if n > 0 && week == last {
+                return None;
+            }
+            last = week;
+            Some(match week {
+                Some(di) => {
+                    let d = &site.digests[di];
+                    Link {
+                        name: if d.front.title.is_empty() {
+                            d.week.to_string()
+                        } else {
+                            d.front.title.clone()
+                        },
+                        url: urls.path(&digest_rel(d)),
+                    }
+                }
+                None => Link {
+                    name: "Not in a weekly digest".to_string(),
+                    url: String::new(),
+                },
+            })
+        })
+        .collect()
 }
 
 #[derive(Serialize)]

@@ -43,7 +43,7 @@ pub struct Category {
     /// The name as the feeds give it (`cs.DC`).
     pub name: String,
     pub slug: String,
-    /// Newest first.
+    /// By announcing week, newest first, then by date, newest first; unlisted papers last.
     pub papers: Vec<usize>,
 }
 
@@ -343,11 +343,16 @@ fn index(
         }
     }
     let mut categories: Vec<Category> = by_slug.into_values().collect();
+    // By the week that announced them, newest first (digests are newest first), then
+    // newest first within a week; papers no digest lists come last. Category pages then
+    // read as runs of weeks, like the digests.
     for list in categories.iter_mut().map(|c| &mut c.papers) {
         list.sort_by(|&a, &b| {
             let (pa, pb) = (&papers[a].front, &papers[b].front);
-            pb.published
-                .cmp(&pa.published)
+            let week = |i| week_of.get(&i).copied().unwrap_or(usize::MAX);
+            week(a)
+                .cmp(&week(b))
+                .then_with(|| pb.published.cmp(&pa.published))
                 .then_with(|| pa.id.cmp(&pb.id))
         });
     }
