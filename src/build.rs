@@ -481,17 +481,28 @@ fn render_weeks(ctx: &Ctx, out: &Output) -> Result<()> {
         });
     let cards = cards.as_ref();
     for (di, pages) in due.iter().enumerate() {
-        if let Some(d) = site.digests.get(di) {
-            render_digest(ctx, out, cards, di)?;
-            if di == 0 {
-                render_index(ctx, out, cards)?;
-            }
-            if let Some(cards) = cards {
-                cards.release(&d.papers);
-                cards.release(&d.updated);
-            }
+        let Some(d) = site.digests.get(di) else {
+            render_category_pages(ctx, out, cards, pages)?;
+            continue;
+        };
+        // A digest page is one long template run: the week's category pages use the
+        // other cores meanwhile.
+        let (digest, categories) = rayon::join(
+            || {
+                render_digest(ctx, out, cards, di)?;
+                if di == 0 {
+                    render_index(ctx, out, cards)?;
+                }
+                Ok::<_, anyhow::Error>(())
+            },
+            || render_category_pages(ctx, out, cards, pages),
+        );
+        digest?;
+        categories?;
+        if let Some(cards) = cards {
+            cards.release(&d.papers);
+            cards.release(&d.updated);
         }
-        render_category_pages(ctx, out, cards, pages)?;
     }
     if site.digests.is_empty() {
         render_index(ctx, out, cards)?;
