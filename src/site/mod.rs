@@ -343,19 +343,21 @@ fn index(
         }
     }
     let mut categories: Vec<Category> = by_slug.into_values().collect();
+    let week: Vec<usize> = (0..papers.len())
+        .map(|i| week_of.get(&i).copied().unwrap_or(usize::MAX))
+        .collect();
     // By the week that announced them, newest first (digests are newest first), then
     // newest first within a week; papers no digest lists come last. Category pages then
     // read as runs of weeks, like the digests.
-    for list in categories.iter_mut().map(|c| &mut c.papers) {
-        list.sort_by(|&a, &b| {
+    categories.par_iter_mut().for_each(|c| {
+        c.papers.sort_by(|&a, &b| {
             let (pa, pb) = (&papers[a].front, &papers[b].front);
-            let week = |i| week_of.get(&i).copied().unwrap_or(usize::MAX);
-            week(a)
-                .cmp(&week(b))
+            week[a]
+                .cmp(&week[b])
                 .then_with(|| pb.published.cmp(&pa.published))
                 .then_with(|| pa.id.cmp(&pb.id))
-        });
-    }
+        })
+    });
     let newest_first = |list: &mut Vec<usize>| {
         list.sort_by(|&a, &b| {
             let (pa, pb) = (&papers[a].front, &papers[b].front);
@@ -364,33 +366,40 @@ fn index(
                 .then_with(|| pa.id.cmp(&pb.id))
         })
     };
-    let mut by_author: BTreeMap<String, Author> = BTreeMap::new();
+    // Slugs on all cores: slugifying half a million names was most of indexing.
+    let slugs: Vec<Vec<String>> = papers
+        .par_iter()
+        .map(|p| p.front.authors.iter().map(|n| author_slug(n)).collect())
+        .collect();
+    // Keyed by slug: spellings that share a URL share a page (the first one seen names it).
+    let mut by_slug: HashMap<&str, usize> = HashMap::new();
+    let mut authors: Vec<Author> = Vec::new();
     for (i, p) in papers.iter().enumerate() {
-        for name in &p.front.authors {
-            let slug = author_slug(name);
-            let entry = by_author.entry(slug.clone()).or_insert_with(|| Author {
-                name: name.clone(),
-                slug,
-                papers: Vec::new(),
+        for (name, slug) in p.front.authors.iter().zip(&slugs[i]) {
+            let ai = *by_slug.entry(slug).or_insert_with(|| {
+                authors.push(Author {
+                    name: name.clone(),
+                    slug: slug.clone(),
+                    papers: Vec::new(),
+                });
+                authors.len() - 1
             });
-            if entry.papers.last() != Some(&i) {
-                entry.papers.push(i);
+            let list = &mut authors[ai].papers;
+            if list.last() != Some(&i) {
+                list.push(i);
             }
         }
     }
-    let mut authors: Vec<Author> = by_author.into_values().collect();
-    let mut author_index = HashMap::new();
-    for (ai, a) in authors.iter_mut().enumerate() {
-        newest_first(&mut a.papers);
-        author_index.insert(a.name.clone(), ai);
-    }
-    for p in &papers {
-        for name in &p.front.authors {
-            // Other spellings that share a slug link to the same page.
-            if !author_index.contains_key(name) {
-                let slug = author_slug(name);
+    authors.sort_unstable_by(|a, b| a.slug.cmp(&b.slug));
+    authors
+        .par_iter_mut()
+        .for_each(|a| newest_first(&mut a.papers));
+    let mut author_index: HashMap<String, usize> = HashMap::with_capacity(authors.len());
+    for (p, slugs) in papers.iter().zip(&slugs) {
+        for (name, slug) in p.front.authors.iter().zip(slugs) {
+            if !author_index.contains_key(name.as_str()) {
                 let ai = authors
-                    .binary_search_by(|a| a.slug.cmp(&slug))
+                    .binary_search_by(|a| a.slug.as_str().cmp(slug))
                     .expect("every author has a page");
                 author_index.insert(name.clone(), ai);
             }
