@@ -389,11 +389,7 @@ pub fn week_headings(site: &Site, papers: &[usize], urls: &Urls) -> Vec<Option<L
                 Some(di) => {
                     let d = &site.digests[di];
                     Link {
-                        name: if d.front.title.is_empty() {
-                            d.week.to_string()
-                        } else {
-                            d.front.title.clone()
-                        },
+                        name: week_title(d),
                         url: urls.path(&digest_rel(d)),
                     }
                 }
@@ -417,16 +413,21 @@ pub struct WeekSummary {
     pub updated_count: usize,
 }
 
+/// A week's title as lists show it: the digest's own, else `Week 9, 2026`.
+pub fn week_title(d: &DigestEntry) -> String {
+    if d.front.title.is_empty() {
+        d.week.title()
+    } else {
+        d.front.title.clone()
+    }
+}
+
 pub fn week_summaries(site: &Site, urls: &Urls) -> Vec<WeekSummary> {
     site.digests
         .iter()
         .map(|d| WeekSummary {
             week: d.week.to_string(),
-            title: if d.front.title.is_empty() {
-                d.week.title()
-            } else {
-                d.front.title.clone()
-            },
+            title: week_title(d),
             url: urls.path(&digest_rel(d)),
             start: d.front.start.unwrap_or_else(|| d.week.start()).to_string(),
             end: d.front.end.unwrap_or_else(|| d.week.end()).to_string(),
