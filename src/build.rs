@@ -7,7 +7,7 @@ use crate::manifest::{Fingerprint, Hasher};
 use crate::output::Output;
 use crate::render::views::{self, SiteView, Urls};
 use crate::render::{self, feeds};
-use crate::site::{self, Category, Site};
+use crate::site::{self, Category, DigestEntry, Site};
 use anyhow::{Context, Result};
 use cards::Cards;
 use rayon::prelude::*;
@@ -514,6 +514,17 @@ fn render_weeks(ctx: &Ctx, out: &Output) -> Result<()> {
     Ok(())
 }
 
+/// The cards of a digest's papers, new and updated, by paper.
+fn digest_cards(
+    cards: &Cards,
+    d: &DigestEntry,
+    base: &tera::Context,
+) -> Result<HashMap<usize, Arc<String>>> {
+    let papers: Vec<usize> = d.papers.iter().chain(&d.updated).copied().collect();
+    let rendered = cards.prepare(&papers, base)?;
+    Ok(papers.into_iter().zip(rendered).collect())
+}
+
 /// The cards of `papers`, by paper, rendered where not ready.
 fn cards_of(
     cards: &Cards,
@@ -552,10 +563,7 @@ fn render_digest(ctx: &Ctx, out: &Output, cards: Option<&Cards>, di: usize) -> R
                 c.insert("digest", &views::digest_view(site, di, &ctx.urls)?);
                 return Ok(());
             };
-            cards.prepare(&d.papers, &ctx.base)?;
-            cards.prepare(&d.updated, &ctx.base)?;
-            let mut held = cards_of(cards, &d.papers, c.context)?;
-            held.extend(cards_of(cards, &d.updated, c.context)?);
+            let held = digest_cards(cards, d, &ctx.base)?;
             let view = views::digest_view_with(site, di, &ctx.urls, |i| {
                 Ok(views::card_item(site, i, &ctx.urls, &held[&i]))
             })?;
@@ -578,11 +586,7 @@ fn render_index(ctx: &Ctx, out: &Output, cards: Option<&Cards>) -> Result<()> {
         (None, _) => c.insert("latest", &None::<()>),
         (Some(_), None) => c.insert("latest", &views::digest_view(site, 0, &ctx.urls)?),
         (Some(d), Some(cards)) => {
-            cards.prepare(&d.papers, &ctx.base)?;
-            cards.prepare(&d.updated, &ctx.base)?;
-            let mut card_context = ctx.context();
-            let mut held = cards_of(cards, &d.papers, &mut card_context)?;
-            held.extend(cards_of(cards, &d.updated, &mut card_context)?);
+            let held = digest_cards(cards, d, &ctx.base)?;
             let view = views::digest_view_with(site, 0, &ctx.urls, |i| {
                 Ok(views::card_item(site, i, &ctx.urls, &held[&i]))
             })?;

@@ -75,12 +75,13 @@ impl<'a> Cards<'a> {
         Ok(self.slot(i).get_or_insert_with(|| Arc::new(html)).clone())
     }
 
-    /// Renders, on all cores, the cards of `papers` that are not ready yet: a digest shows
-    /// thousands, and its page is one template run on one core.
-    pub fn prepare(&self, papers: &[usize], base: &tera::Context) -> Result<()> {
+    /// The cards of `papers`, in order, those not ready yet rendered on all cores: a
+    /// digest shows thousands, and its page is one template run on one core.
+    pub fn prepare(&self, papers: &[usize], base: &tera::Context) -> Result<Vec<Arc<String>>> {
         papers
             .par_iter()
-            .try_for_each_init(|| base.clone(), |c, &i| self.get(i, c).map(drop))
+            .map_init(|| base.clone(), |c, &i| self.get(i, c))
+            .collect()
     }
 
     /// One page that showed `papers` is done (rendered or kept from the last build): a card
