@@ -2,7 +2,9 @@
 
 mod common;
 
-use common::{assert_ok, edit, example_site, hostile_site, paperboy, read, stderr, tree};
+use common::{
+    assert_ok, assert_same_tree, edit, example_site, hostile_site, paperboy, read, stderr, tree,
+};
 use std::path::Path;
 
 fn build(root: &Path, extra: &[&str]) -> std::process::Output {
@@ -409,12 +411,7 @@ fn abstracts_read_back_from_a_file_give_the_same_site() {
             ..Default::default()
         };
         paperboy::build::run(root, &config, &spilled, &options).unwrap();
-        let (a, b) = (tree(&held), tree(&spilled));
-        assert_eq!(a.len(), b.len());
-        for ((name_a, bytes_a), (name_b, bytes_b)) in a.iter().zip(&b) {
-            assert_eq!(name_a, name_b);
-            assert!(bytes_a == bytes_b, "{name_a} differs");
-        }
+        let b = assert_same_tree(&spilled, &held, "abstracts spilled and abstracts held");
         // The abstracts are there at all (an empty abstract on both sides would pass above).
         let pages_with_abstracts = b
             .iter()
@@ -454,12 +451,7 @@ fn cards_rendered_once_give_the_same_site_as_cards_drawn_on_every_page() {
         let every_page = root.join("public-every-page");
         assert_ok(&build(root, &["--output", every_page.to_str().unwrap()]));
 
-        let (a, b) = (tree(&once), tree(&every_page));
-        assert_eq!(a.len(), b.len());
-        for ((name_a, bytes_a), (name_b, bytes_b)) in a.iter().zip(&b) {
-            assert_eq!(name_a, name_b);
-            assert!(bytes_a == bytes_b, "{name_a} differs");
-        }
+        let a = assert_same_tree(&once, &every_page, "cards once and cards on every page");
         // Cards are there at all, on every kind of list page.
         for list in ["index.html", "digests/", "categories/"] {
             let cards: usize = a

@@ -198,6 +198,18 @@ pub fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
     out
 }
 
+/// Asserts that two folders hold the same files with the same bytes, naming the first file
+/// that differs (`what` says which two builds they are), and returns the first folder's.
+pub fn assert_same_tree(a: &Path, b: &Path, what: &str) -> Vec<(String, Vec<u8>)> {
+    let (ta, tb) = (tree(a), tree(b));
+    let names = |t: &[(String, Vec<u8>)]| t.iter().map(|f| f.0.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&ta), names(&tb), "{what}: not the same files");
+    for ((name, x), (_, y)) in ta.iter().zip(&tb) {
+        assert!(x == y, "{name} differs between {what}");
+    }
+    ta
+}
+
 // ---- A real HTTP server on 127.0.0.1 ----
 
 #[derive(Debug, Clone)]
