@@ -4,7 +4,7 @@ mod cards;
 
 use crate::config::Config;
 use crate::manifest::{Fingerprint, Hasher};
-use crate::output::Output;
+use crate::output::{Output, Reuse};
 use crate::render::views::{self, SiteView, Urls};
 use crate::render::{self, feeds};
 use crate::site::{self, Category, DigestEntry, Site};
@@ -228,7 +228,7 @@ fn write_search_index(ctx: &Ctx, out: &Output, corpus: Fingerprint) -> Result<()
     let previous = out.previous_under("search/", fingerprint);
     let mut linked = !previous.is_empty();
     for rel in &previous {
-        if !out.link_previous(rel, fingerprint)? {
+        if !out.reuse(rel, fingerprint)? {
             linked = false;
             break;
         }
@@ -314,19 +314,33 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
     };
     let site_fp = site_inputs(root, config, &site_view)?;
     let corpus = corpus_fingerprint(&site);
-    let mut previous = if incremental {
-        crate::manifest::load(output, site_fp)
+    let previous = if incremental {
+        crate::manifest::load(output)
     } else {
         None
     };
+    // Always taken, so that a full build leaves no manifest for a standby it removes.
+    let standby = crate::manifest::take_standby(output)?;
     steps.done("fingerprints");
-    match previous.as_mut() {
-        // The same papers' words: the same related papers.
-        Some(p) if p.corpus == corpus && p.related.len() == site.papers.len() => {
-            site.related = std::mem::take(&mut p.related);
+    let reuse = match previous {
+        Some(p) => {
+            // The same papers' words, and the same binary and config: the same related
+            // papers.
+            if p.site == site_fp && p.corpus == corpus && p.related.len() == site.papers.len() {
+                site.related = p.related;
+            } else {
+                site.compute_related(RELATED_PER_PAPER)?;
+            }
+            Some(Reuse {
+                current: p.pages,
+                standby,
+            })
         }
-        _ => site.compute_related(RELATED_PER_PAPER)?,
-    }
+        None => {
+            site.compute_related(RELATED_PER_PAPER)?;
+            None
+        }
+    };
     steps.done("related papers");
     let mut base = tera::Context::new();
     base.insert("site", &site_view);
@@ -338,10 +352,7 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
         config,
         fingerprints: Fingerprints::new(site_fp, &site),
     };
-    let mut out = Output::new(output)?;
-    if let Some(previous) = previous {
-        out.reuse(previous.pages);
-    }
+    let out = Output::new(output, reuse)?;
     let bar = crate::progress::Progress::new(progress && site.papers.len() > 2000);
 
     let paper_bar = bar.bar(site.papers.len() as u64, "papers");
@@ -405,10 +416,11 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
 
     bar.finish();
     let (pages, files, bytes, reused) = (out.html_pages(), out.files(), out.bytes(), out.reused());
-    let manifest = out.take_pages();
-    // No manifest while the swap happens: a build killed here leaves none, not a wrong one.
-    crate::manifest::remove(output)?;
-    out.commit()?;
+    crate::manifest::set_aside(output)?;
+    let (manifest, replaced_is_standby) = out.commit()?;
+    if replaced_is_standby {
+        crate::manifest::set_aside_is_standby(output)?;
+    }
     steps.done("swap in");
     crate::manifest::save(
         output,

@@ -1,10 +1,12 @@
 //! The build manifest: for every page of the last build, a fingerprint of everything it
 //! was rendered from. The next build renders only the pages whose fingerprint changed and
-//! hard-links the others from the previous site, so its output equals a full build.
+//! keeps or links the others, so its output equals a full build.
 //!
 //! It lives beside the output folder (`.public.manifest.json`), names the output it
-//! describes and the site-wide inputs (binary, config, templates); when any of those
-//! differ the build is a full one.
+//! describes and the site-wide inputs (binary, config, templates). The site an
+//! incremental build replaces is kept as the next build's standby folder, with the
+//! manifest it had as `.public.standby.json`; each manifest exists only while it is true
+//! of its folder.
 
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
@@ -64,6 +66,8 @@ struct File {
 
 /// What the last build into an output folder left for the next one.
 pub struct Previous {
+    /// The site-wide inputs it was built from.
+    pub site: Fingerprint,
     pub pages: HashMap<String, Fingerprint>,
     pub corpus: Fingerprint,
     pub related: Vec<Vec<usize>>,
@@ -71,32 +75,51 @@ pub struct Previous {
 
 /// Where the manifest of an output folder lives: beside it, hidden.
 pub fn path_for(output: &Path) -> PathBuf {
+    beside(output, "manifest.json")
+}
+
+/// The manifest of the standby folder (`output::standby_dir`).
+fn standby_path(output: &Path) -> PathBuf {
+    beside(output, "standby.json")
+}
+
+/// The manifest of the site being replaced, while the swap happens: trusted by nobody.
+fn set_aside_path(output: &Path) -> PathBuf {
+    beside(output, "manifest.replaced.json")
+}
+
+fn beside(output: &Path, what: &str) -> PathBuf {
     let name = output
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "public".into());
-    output.with_file_name(format!(".{name}.manifest.json"))
+    output.with_file_name(format!(".{name}.{what}"))
 }
 
-/// The pages of the previous build, if it was built from the same site-wide inputs into
-/// the same folder. Anything unreadable means a full build, never an error.
-pub fn load(output: &Path, site: Fingerprint) -> Option<Previous> {
-    let text = std::fs::read_to_string(path_for(output)).ok()?;
+fn read(path: &Path, output: &Path) -> Option<File> {
+    let text = std::fs::read_to_string(path).ok()?;
     let file: File = serde_json::from_str(&text).ok()?;
-    if file.format != FORMAT
-        || file.output != absolute(output)
-        || file.site != format!("{site:032x}")
-        || !output.is_dir()
-    {
-        return None;
-    }
-    let pages = file
-        .pages
+    (file.format == FORMAT && file.output == absolute(output)).then_some(file)
+}
+
+fn parse_pages(pages: Vec<(String, String)>) -> Option<HashMap<String, Fingerprint>> {
+    pages
         .into_iter()
         .map(|(rel, hex)| Some((rel, u128::from_str_radix(&hex, 16).ok()?)))
-        .collect::<Option<_>>()?;
+        .collect()
+}
+
+/// What the previous build into this folder made, whatever it was built from (every
+/// page's fingerprint covers the site-wide inputs). Anything unreadable means a full
+/// build, never an error.
+pub fn load(output: &Path) -> Option<Previous> {
+    let file = read(&path_for(output), output)?;
+    if !output.is_dir() {
+        return None;
+    }
     Some(Previous {
-        pages,
+        site: u128::from_str_radix(&file.site, 16).ok()?,
+        pages: parse_pages(file.pages)?,
         corpus: u128::from_str_radix(&file.corpus, 16).ok()?,
         related: file
             .related
@@ -106,11 +129,36 @@ pub fn load(output: &Path, site: Fingerprint) -> Option<Previous> {
     })
 }
 
-/// Removed before the new site is swapped in and written after, so that a build killed
-/// in between leaves no manifest (the next build is a full one) rather than a wrong one.
-pub fn remove(output: &Path) -> Result<()> {
-    let path = path_for(output);
-    match std::fs::remove_file(&path) {
+/// What the standby folder holds, read and removed in one go: the build about to change
+/// the folder owns it from here, and a build that dies leaves no manifest claiming it.
+pub fn take_standby(output: &Path) -> Result<Option<HashMap<String, Fingerprint>>> {
+    let path = standby_path(output);
+    let file = read(&path, output);
+    remove_file(&path)?;
+    Ok(file.and_then(|f| parse_pages(f.pages)))
+}
+
+/// Called before the new site is swapped in: the manifest of the site it replaces is
+/// moved aside, so that a build killed in between leaves no manifest (the next build is a
+/// full one) rather than a wrong one.
+pub fn set_aside(output: &Path) -> Result<()> {
+    let (path, aside) = (path_for(output), set_aside_path(output));
+    match std::fs::rename(&path, &aside) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => remove_file(&aside),
+        other => other.with_context(|| format!("cannot move {} aside", path.display())),
+    }
+}
+
+/// Called once the replaced site is the standby folder: its manifest, set aside before
+/// the swap, now describes that folder.
+pub fn set_aside_is_standby(output: &Path) -> Result<()> {
+    let (aside, standby) = (set_aside_path(output), standby_path(output));
+    std::fs::rename(&aside, &standby)
+        .with_context(|| format!("cannot move {} to {}", aside.display(), standby.display()))
+}
+
+fn remove_file(path: &Path) -> Result<()> {
+    match std::fs::remove_file(path) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
             Err(e).with_context(|| format!("cannot remove {}", path.display()))
         }

@@ -10,17 +10,45 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 pub struct Output {
-    staging: tempfile::TempDir,
+    /// Where this build writes: the standby copy of the site, brought up to date in place,
+    /// or a new folder.
+    dir: PathBuf,
+    /// Set when `dir` is a new folder: it is removed if the build fails.
+    fresh: Option<tempfile::TempDir>,
     target: PathBuf,
     files: AtomicUsize,
     html_pages: AtomicUsize,
     bytes: AtomicUsize,
-    /// The pages of the site in `target`, by fingerprint, when an incremental build may
-    /// reuse them.
-    previous: Option<HashMap<String, Fingerprint>>,
+    /// The files of the site now in `target`, by fingerprint: linked when unchanged.
+    current: HashMap<String, Fingerprint>,
+    /// The files `dir` already holds, by fingerprint: kept when unchanged.
+    standby: HashMap<String, Fingerprint>,
+    /// An incremental build keeps the site it replaces as the next build's standby.
+    keep_replaced: bool,
     reused: AtomicUsize,
-    /// Every page written or reused, for the next build's manifest.
+    /// Every file written or reused, for the next build's manifest.
     pages: Mutex<Vec<(String, Fingerprint)>>,
+}
+
+/// What an incremental build may reuse: the files of the site now in the target folder
+/// and, when its manifest survived, those of the standby folder beside it.
+pub struct Reuse {
+    pub current: HashMap<String, Fingerprint>,
+    pub standby: Option<HashMap<String, Fingerprint>>,
+}
+
+/// The site before the current one, kept beside it (`.public.standby`) so that the next
+/// build rewrites only what changed instead of linking every file into a new folder and
+/// removing the old one.
+pub fn standby_dir(target: &Path) -> PathBuf {
+    target.with_file_name(format!(".{}.standby", folder_name(target)))
+}
+
+fn folder_name(target: &Path) -> String {
+    target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "public".into())
 }
 
 /// Removes a built site on all cores: a site is wide (a folder per page), and one
@@ -61,83 +89,115 @@ fn remove_stale_staging(parent: &Path, name: &str) {
 }
 
 impl Output {
-    pub fn new(target: &Path) -> Result<Output> {
+    /// Output for a build into `target`. With `reuse`, unchanged files are kept from the
+    /// standby copy or linked from the current site; without, every file is made anew and
+    /// nothing is kept beside the target afterwards.
+    pub fn new(target: &Path, reuse: Option<Reuse>) -> Result<Output> {
         let parent = match target.parent() {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
         };
         std::fs::create_dir_all(&parent)
             .with_context(|| format!("cannot create {}", parent.display()))?;
-        let name = target
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "public".into());
+        let name = folder_name(target);
         remove_stale_staging(&parent, &name);
-        let staging = tempfile::Builder::new()
-            .prefix(&format!(".{name}.building-"))
-            .tempdir_in(&parent)
-            .with_context(|| format!("cannot create a staging folder in {}", parent.display()))?;
+        let keep_replaced = reuse.is_some();
+        let (current, standby) = match reuse {
+            Some(Reuse { current, standby }) => (current, standby),
+            None => (HashMap::new(), None),
+        };
+        let standby_dir = standby_dir(target);
+        let (dir, fresh, standby) = match standby {
+            Some(files) if standby_dir.is_dir() => (standby_dir, None, files),
+            _ => {
+                // A standby without its manifest is what a failed or killed build left:
+                // nothing says what it holds.
+                if standby_dir.symlink_metadata().is_ok() {
+                    remove_tree(&standby_dir).with_context(|| {
+                        format!("cannot remove the old standby {}", standby_dir.display())
+                    })?;
+                }
+                let staging = tempfile::Builder::new()
+                    .prefix(&format!(".{name}.building-"))
+                    .tempdir_in(&parent)
+                    .with_context(|| {
+                        format!("cannot create a staging folder in {}", parent.display())
+                    })?;
+                (staging.path().to_path_buf(), Some(staging), HashMap::new())
+            }
+        };
         Ok(Output {
-            staging,
+            dir,
+            fresh,
             target: target.to_path_buf(),
             files: AtomicUsize::new(0),
             html_pages: AtomicUsize::new(0),
             bytes: AtomicUsize::new(0),
-            previous: None,
+            current,
+            standby,
+            keep_replaced,
             reused: AtomicUsize::new(0),
             pages: Mutex::new(Vec::new()),
         })
     }
 
-    /// Lets pages whose fingerprint is unchanged be linked from the site now in the target
-    /// folder instead of rendered again.
-    pub fn reuse(&mut self, previous: HashMap<String, Fingerprint>) {
-        self.previous = Some(previous);
-    }
-
-    /// Writes a page, or links it from the previous site when its inputs' fingerprint is
-    /// the one recorded then. `render` runs only when the page must be made.
+    /// Writes a page, or reuses it when its inputs' fingerprint is the one recorded for a
+    /// previous build. `render` runs only when the page must be made.
     pub fn page(
         &self,
         rel: &str,
         fingerprint: Fingerprint,
         render: impl FnOnce() -> Result<String>,
     ) -> Result<()> {
-        if self.link_previous(rel, fingerprint)? {
+        if self.reuse(rel, fingerprint)? {
             return Ok(());
         }
+        self.write_file(rel, render()?.as_bytes())?;
         self.record(rel, fingerprint);
-        self.write(rel, render()?.as_bytes())
+        Ok(())
     }
 
-    /// Links `rel` from the previous site if it was made there from inputs with this
-    /// fingerprint; false when it must be made again.
-    pub fn link_previous(&self, rel: &str, fingerprint: Fingerprint) -> Result<bool> {
-        if self
-            .previous
-            .as_ref()
-            .is_none_or(|p| p.get(rel) != Some(&fingerprint))
-        {
+    /// Keeps `rel` where this build writes, or links it from the current site, if it was
+    /// made there from inputs with this fingerprint; false when it must be made again.
+    pub fn reuse(&self, rel: &str, fingerprint: Fingerprint) -> Result<bool> {
+        if self.standby.get(rel) == Some(&fingerprint) {
+            self.kept(rel, fingerprint);
+            return Ok(true);
+        }
+        if self.current.get(rel) != Some(&fingerprint) {
             return Ok(false);
         }
         let path = self.staged_path(rel)?;
-        // The old file is never written to again (`write` replaces, never overwrites),
-        // so sharing its inode is safe; a missing or foreign file is simply made again.
-        if std::fs::hard_link(self.target.join(rel), &path).is_err() {
+        // The current file is never written to again (`write` replaces, never
+        // overwrites), so sharing its inode is safe; a missing or foreign file is simply
+        // made again.
+        let from = self.target.join(rel);
+        let linked = match std::fs::hard_link(&from, &path) {
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                std::fs::remove_file(&path)
+                    .with_context(|| format!("cannot replace {}", path.display()))?;
+                std::fs::hard_link(&from, &path)
+            }
+            other => other,
+        };
+        if linked.is_err() {
             return Ok(false);
         }
-        self.record(rel, fingerprint);
-        self.reused.fetch_add(1, Ordering::Relaxed);
-        self.count(rel, 0);
+        self.kept(rel, fingerprint);
         Ok(true)
     }
 
-    /// The previous build's files below `prefix` made from inputs with this fingerprint.
+    fn kept(&self, rel: &str, fingerprint: Fingerprint) {
+        self.record(rel, fingerprint);
+        self.reused.fetch_add(1, Ordering::Relaxed);
+        self.count(rel, 0);
+    }
+
+    /// The current site's files below `prefix` made from inputs with this fingerprint.
     pub fn previous_under(&self, prefix: &str, fingerprint: Fingerprint) -> Vec<String> {
         let mut list: Vec<String> = self
-            .previous
+            .current
             .iter()
-            .flatten()
             .filter(|(rel, fp)| rel.starts_with(prefix) && **fp == fingerprint)
             .map(|(rel, _)| rel.clone())
             .collect();
@@ -156,17 +216,7 @@ impl Output {
         self.reused.load(Ordering::Relaxed)
     }
 
-    /// The pages of this build with their fingerprints, for the manifest.
-    pub fn take_pages(&self) -> Vec<(String, Fingerprint)> {
-        std::mem::take(
-            &mut self
-                .pages
-                .lock()
-                .expect("no panics while holding the page list"),
-        )
-    }
-
-    /// Where a site-relative path goes in the staging folder, its folder created.
+    /// Where a site-relative path goes in the folder being built, its folder created.
     fn staged_path(&self, rel: &str) -> Result<PathBuf> {
         let rel_path = Path::new(rel);
         if rel_path
@@ -175,7 +225,7 @@ impl Output {
         {
             bail!("refusing to write {rel:?}: outside the output folder");
         }
-        let path = self.staging.path().join(rel_path);
+        let path = self.dir.join(rel_path);
         if let Some(dir) = path.parent() {
             // Most pages have a folder of their own whose parent exists: one mkdir, where
             // create_dir_all would first stat.
@@ -199,8 +249,14 @@ impl Output {
 
     /// Writes one file at a site-relative path (`papers/x/index.html`).
     pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<()> {
+        self.write_file(rel, bytes)?;
+        self.record(rel, crate::manifest::of_bytes(bytes));
+        Ok(())
+    }
+
+    fn write_file(&self, rel: &str, bytes: &[u8]) -> Result<()> {
         let path = self.staged_path(rel)?;
-        // A file already here may be a link into the previous site: replace it, never
+        // A file already here may be a link into the current site: replace it, never
         // write through it.
         let file = match std::fs::File::create_new(&path) {
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
@@ -236,46 +292,106 @@ impl Output {
         self.bytes.load(Ordering::Relaxed)
     }
 
-    /// Puts the new site in place of the old in one step where the OS allows it.
-    pub fn commit(self) -> Result<()> {
-        let staging = self.staging.keep();
+    /// Removes what the standby held that this build did not make, and the folders
+    /// that leaves empty.
+    fn remove_stale(&self, pages: &[(String, Fingerprint)]) -> Result<()> {
+        use rayon::prelude::*;
+        let made: std::collections::HashSet<&str> =
+            pages.iter().map(|(rel, _)| rel.as_str()).collect();
+        let mut stale: Vec<&str> = self
+            .standby
+            .keys()
+            .map(String::as_str)
+            .filter(|rel| !made.contains(rel))
+            .collect();
+        stale.sort_unstable();
+        stale.par_iter().try_for_each(|rel| {
+            let path = self.dir.join(rel);
+            match std::fs::remove_file(&path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    Err(e).with_context(|| format!("cannot remove {}", path.display()))
+                }
+                _ => Ok(()),
+            }
+        })?;
+        let mut folders: Vec<&Path> = stale
+            .iter()
+            .flat_map(|rel| Path::new(rel).ancestors().skip(1))
+            .filter(|dir| !dir.as_os_str().is_empty())
+            .collect();
+        // Deepest first, so that a folder is emptied before its parent is tried.
+        folders.sort_unstable_by_key(|dir| (std::cmp::Reverse(dir.components().count()), *dir));
+        folders.dedup();
+        for dir in folders {
+            // Fails, as it should, while the folder still holds something.
+            let _ = std::fs::remove_dir(self.dir.join(dir));
+        }
+        Ok(())
+    }
+
+    /// Puts the new site in place of the old in one step where the OS allows it, and
+    /// returns its files with their fingerprints, for the manifest. True in the second
+    /// place when the replaced site was kept as the next build's standby.
+    pub fn commit(self) -> Result<(Vec<(String, Fingerprint)>, bool)> {
+        let mut pages = std::mem::take(
+            &mut *self
+                .pages
+                .lock()
+                .expect("no panics while holding the page list"),
+        );
+        pages.sort_unstable();
+        pages.dedup();
+        self.remove_stale(&pages)?;
+        let dir = match self.fresh {
+            Some(staging) => staging.keep(),
+            None => self.dir,
+        };
         // Temporary folders are private; a published site is world-readable.
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(&staging, std::fs::Permissions::from_mode(0o755))
-                .with_context(|| format!("cannot set the mode of {}", staging.display()))?;
+            std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755))
+                .with_context(|| format!("cannot set the mode of {}", dir.display()))?;
         }
         let target = &self.target;
-        if target.exists() {
-            if !target.is_dir() {
-                bail!("{} exists and is not a folder", target.display());
-            }
-            let swapped = rustix::fs::renameat_with(
-                rustix::fs::CWD,
-                &staging,
-                rustix::fs::CWD,
-                target,
-                rustix::fs::RenameFlags::EXCHANGE,
-            );
-            if swapped.is_ok() {
-                // `staging` now holds the previous site.
-                remove_tree(&staging).with_context(|| {
-                    format!("cannot remove the old site at {}", staging.display())
-                })?;
-                return Ok(());
-            }
+        if !target.exists() {
+            std::fs::rename(&dir, target)
+                .with_context(|| format!("cannot move the new site to {}", target.display()))?;
+            return Ok((pages, false));
+        }
+        if !target.is_dir() {
+            bail!("{} exists and is not a folder", target.display());
+        }
+        let swapped = rustix::fs::renameat_with(
+            rustix::fs::CWD,
+            &dir,
+            rustix::fs::CWD,
+            target,
+            rustix::fs::RenameFlags::EXCHANGE,
+        );
+        // Where the replaced site is now.
+        let replaced = if swapped.is_ok() {
+            dir
+        } else {
             // No atomic exchange on this filesystem: move the old site aside first.
-            let old = staging.with_extension("old");
+            let old = dir.with_extension("old");
             std::fs::rename(target, &old)
                 .with_context(|| format!("cannot move {} aside", target.display()))?;
-            std::fs::rename(&staging, target)
+            std::fs::rename(&dir, target)
                 .with_context(|| format!("cannot move the new site to {}", target.display()))?;
-            std::fs::remove_dir_all(&old).ok();
-            return Ok(());
+            old
+        };
+        if self.keep_replaced {
+            let standby = standby_dir(target);
+            if replaced != standby {
+                std::fs::rename(&replaced, &standby).with_context(|| {
+                    format!("cannot keep the replaced site as {}", standby.display())
+                })?;
+            }
+            return Ok((pages, true));
         }
-        std::fs::rename(&staging, target)
-            .with_context(|| format!("cannot move the new site to {}", target.display()))?;
-        Ok(())
+        remove_tree(&replaced)
+            .with_context(|| format!("cannot remove the old site at {}", replaced.display()))?;
+        Ok((pages, false))
     }
 }

@@ -258,3 +258,116 @@ fn an_edited_review_keeps_the_search_index_and_an_edited_abstract_remakes_it() {
     assert!(read(&shard).contains("\"zyxwvutsrqp\""));
     assert_equals_full_build(site.path());
 }
+
+/// The site before the current one, kept beside `public/` for the next build to update.
+fn standby(site: &Path) -> PathBuf {
+    site.join(".public.standby")
+}
+
+#[test]
+fn the_standby_two_builds_behind_is_brought_up_to_date() {
+    let site = example_site();
+    let public = site.path().join("public");
+    let paper = site.path().join("content/papers/2508/2508.13167.md");
+    let paper_page = "papers/2508.13167/index.html";
+    assert_ok(&paperboy(site.path(), &["build"]));
+    assert!(
+        !standby(site.path()).exists(),
+        "a first build replaces nothing"
+    );
+    let first_page = inode(&public.join(paper_page));
+
+    // Second build: the newest week leaves and a paper is edited. The first site becomes
+    // the standby.
+    let aside = tempfile::tempdir().unwrap();
+    let back = hold_back_weeks(site.path(), aside.path(), 1);
+    let week = back
+        .iter()
+        .find_map(|(_, to)| {
+            let name = to.file_stem()?.to_str()?;
+            to.parent()?.ends_with("digests").then(|| name.to_string())
+        })
+        .unwrap();
+    let week_page = format!("digests/{week}/index.html");
+    edit(
+        &paper,
+        "summary = \"Distilling",
+        "summary = \"Edited. Distilling",
+    );
+    assert_ok(&paperboy(site.path(), &["build"]));
+    assert!(!public.join(&week_page).exists());
+    assert!(standby(site.path()).join(&week_page).exists());
+    assert!(read(public.join(paper_page)).contains("Edited. Distilling"));
+
+    // Third build, into the standby, which still shows the week that left and the paper
+    // before its edit. The edit is undone: the standby's own page is right again and kept.
+    edit(
+        &paper,
+        "summary = \"Edited. Distilling",
+        "summary = \"Distilling",
+    );
+    let third = paperboy(site.path(), &["build"]);
+    assert_ok(&third);
+    assert!(kept(&third) > 1000, "{}", stderr(&third));
+    assert_eq!(
+        inode(&public.join(paper_page)),
+        first_page,
+        "the page the standby held from the first build is kept, not made again"
+    );
+    assert!(!public.join(&week_page).exists(), "what left is gone");
+    assert_equals_full_build(site.path());
+    assert!(
+        read(standby(site.path()).join(paper_page)).contains("Edited. Distilling"),
+        "the second site is the next standby"
+    );
+}
+
+#[test]
+fn a_standby_without_its_manifest_is_not_trusted() {
+    let site = example_site();
+    let public = site.path().join("public");
+    let paper = site.path().join("content/papers/2508/2508.13167.md");
+    assert_ok(&paperboy(site.path(), &["build"]));
+    assert_ok(&paperboy(site.path(), &["build"]));
+    let manifest = site.path().join(".public.standby.json");
+    assert!(manifest.exists() && standby(site.path()).is_dir());
+
+    // What a build killed while it updated the standby leaves: the folder, part changed,
+    // and no manifest.
+    std::fs::remove_file(&manifest).unwrap();
+    std::fs::write(
+        standby(site.path()).join("papers/2508.13167/index.html"),
+        "half",
+    )
+    .unwrap();
+    std::fs::write(standby(site.path()).join("stray.html"), "stray").unwrap();
+    edit(
+        &paper,
+        "summary = \"Distilling",
+        "summary = \"Edited. Distilling",
+    );
+    assert_ok(&paperboy(site.path(), &["build"]));
+    assert!(read(public.join("papers/2508.13167/index.html")).contains("Edited. Distilling"));
+    assert_equals_full_build(site.path());
+
+    // A build that fails halfway leaves the site as it was, and the standby untrusted.
+    let templates = site.path().join("templates");
+    std::fs::create_dir_all(&templates).unwrap();
+    std::fs::write(templates.join("paper.html"), "{{ no_such_variable }}").unwrap();
+    edit(
+        &paper,
+        "summary = \"Edited. Distilling",
+        "summary = \"Distilling",
+    );
+    let failed = paperboy(site.path(), &["build"]);
+    assert!(!failed.status.success());
+    assert!(!manifest.exists());
+    assert!(read(public.join("papers/2508.13167/index.html")).contains("Edited. Distilling"));
+    std::fs::remove_file(templates.join("paper.html")).unwrap();
+    assert_ok(&paperboy(site.path(), &["build"]));
+    assert_equals_full_build(site.path());
+
+    // A full build keeps nothing beside the site.
+    assert_ok(&paperboy(site.path(), &["build", "--full"]));
+    assert!(!standby(site.path()).exists() && !manifest.exists());
+}
