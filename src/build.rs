@@ -295,7 +295,14 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
         list: Vec::new(),
         last: started,
     };
-    let mut site = site::load_with(&root.join("content"), abstracts_in_memory_up_to)?;
+    // A full build trusts nothing kept from earlier builds, and keeps nothing for later.
+    let parse_cache =
+        incremental.then(|| site::parsed::ParseCache::new(root.join(".cache/parsed")));
+    let mut site = site::load_with(
+        &root.join("content"),
+        abstracts_in_memory_up_to,
+        parse_cache.as_ref(),
+    )?;
     steps.done("load content");
     let tera = render::load_templates(root, &config.theme)?;
     steps.done("load templates");

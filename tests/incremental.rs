@@ -3,7 +3,9 @@
 
 mod common;
 
-use common::{assert_ok, assert_same_tree, edit, example_site, paperboy, read, stderr, tree};
+use common::{
+    assert_ok, assert_same_tree, edit, example_site, hostile_site, paperboy, read, stderr, tree,
+};
 use std::path::{Path, PathBuf};
 
 /// "…; 1,234 unchanged files kept from the last build" -> 1234 (0 when the line has none).
@@ -370,4 +372,130 @@ fn a_standby_without_its_manifest_is_not_trusted() {
     // A full build keeps nothing beside the site.
     assert_ok(&paperboy(site.path(), &["build", "--full"]));
     assert!(!standby(site.path()).exists() && !manifest.exists());
+}
+
+/// Dates every content file an hour back, as files written by last week's fetch are.
+fn age_content(site: &Path) {
+    let an_hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    for entry in walkdir::WalkDir::new(site.join("content")) {
+        let entry = entry.unwrap();
+        if entry.file_type().is_file() {
+            std::fs::File::options()
+                .write(true)
+                .open(entry.path())
+                .unwrap()
+                .set_modified(an_hour_ago)
+                .unwrap();
+        }
+    }
+}
+
+#[test]
+fn unchanged_paper_files_are_not_parsed_again_and_changed_ones_are() {
+    let site = example_site();
+    age_content(site.path());
+    assert_ok(&paperboy(site.path(), &["build"]));
+    let public = site.path().join("public");
+    let page = "papers/2508.13167/index.html";
+    let title = "Distilling";
+    assert!(read(public.join(page)).contains(title));
+
+    // The parse cache is what the next build reads for an unchanged file: a title changed
+    // in the cache alone shows on the page of a new build (the site's own page is kept,
+    // its file being unchanged).
+    let cache_dir = site.path().join(".cache/parsed");
+    let cached = std::fs::read_dir(&cache_dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| read(p).contains("\"2508.13167\""))
+        .expect("a cache file holds the paper");
+    let text = read(&cached);
+    std::fs::write(&cached, text.replacen(title, "Cachedtitle", 1)).unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let other_out = elsewhere.path().join("public");
+    assert_ok(&paperboy(
+        site.path(),
+        &["build", "--output", other_out.to_str().unwrap()],
+    ));
+    assert!(read(other_out.join(page)).contains("Cachedtitle"));
+    std::fs::write(&cached, &text).unwrap();
+
+    // An edit of the same length is seen (its time and inode changed), as are a paper
+    // file removed and one added; the site equals a full build.
+    let paper = site.path().join("content/papers/2508/2508.13167.md");
+    edit(&paper, "summary = \"Distilling", "summary = \"Distillinf");
+    let moved = site.path().join("content/papers/2508/moved.md");
+    let other = std::fs::read_dir(paper.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| *p != paper)
+        .unwrap();
+    std::fs::rename(&other, &moved).unwrap();
+    assert_ok(&paperboy(site.path(), &["build"]));
+    assert!(read(public.join(page)).contains("Distillinf"));
+    assert_equals_full_build(site.path());
+
+    // A cache file that does not parse is no cache.
+    std::fs::write(&cached, "{ not json").unwrap();
+    assert_ok(&paperboy(site.path(), &["build"]));
+    assert_equals_full_build(site.path());
+}
+
+#[test]
+fn a_paper_read_from_the_parse_cache_builds_the_same_pages_as_one_parsed() {
+    let site = hostile_site();
+    let paper = site.path().join("content/papers/2601/2601.00001.md");
+    // Every kind of value a paper file may hold: the optional date (with a fraction of a
+    // second), free-form extra values and an editor's markdown.
+    edit(
+        &paper,
+        "source = \"arxiv\"",
+        "source = \"arxiv\"\nannounced = 2026-01-06T12:00:00.5Z",
+    );
+    let text = read(&paper);
+    let end = text.rfind("+++\n").unwrap();
+    let text = format!(
+        "{}[extra]\nscore = 2.5\nseen = [1, \"two\", {{ at = 2026-01-07 }}]\n+++\nAn *editor's* note: \u{e9}, <b>tags</b>.\n",
+        &text[..end]
+    );
+    std::fs::write(&paper, text).unwrap();
+    age_content(site.path());
+    assert_ok(&paperboy(site.path(), &["build"]));
+    assert!(
+        std::fs::read_dir(site.path().join(".cache/parsed"))
+            .unwrap()
+            .any(|e| read(e.unwrap().path()).contains("2601.00001")),
+        "the paper is in the cache"
+    );
+    let elsewhere = tempfile::tempdir().unwrap();
+    let from_cache = elsewhere.path().join("public");
+    assert_ok(&paperboy(
+        site.path(),
+        &["build", "--output", from_cache.to_str().unwrap()],
+    ));
+    let full = tempfile::tempdir().unwrap();
+    let parsed = full.path().join("public");
+    assert_ok(&paperboy(
+        site.path(),
+        &["build", "--full", "--output", parsed.to_str().unwrap()],
+    ));
+    assert_same_tree(
+        &parsed,
+        &from_cache,
+        "a build from the parse cache and one that parsed",
+    );
+
+    // And the cache was read, not found wanting and passed over: what it says shows.
+    let cache_file = std::fs::read_dir(site.path().join(".cache/parsed"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .next()
+        .unwrap();
+    edit(&cache_file, "alert('title')", "alert('from the cache')");
+    let tampered = elsewhere.path().join("tampered");
+    assert_ok(&paperboy(
+        site.path(),
+        &["build", "--output", tampered.to_str().unwrap()],
+    ));
+    assert!(read(tampered.join("papers/2601.00001/index.html")).contains("from the cache"));
 }

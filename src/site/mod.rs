@@ -2,6 +2,7 @@
 //! need: papers by id, weeks in order, categories and authors with their papers.
 
 pub mod abstracts;
+pub mod parsed;
 pub mod related;
 
 use crate::manifest::{Fingerprint, Hasher};
@@ -9,6 +10,7 @@ use crate::paper::Week;
 use crate::store::frontmatter::{self, DigestFront, PaperFront};
 use abstracts::{Abstract, Spill, SpillWriter};
 use anyhow::{Context, Result, anyhow, bail};
+use parsed::ParseCache;
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
@@ -120,10 +122,6 @@ impl Site {
 /// Sites with more papers than this keep their abstracts in a temporary file, not in memory.
 pub const ABSTRACTS_IN_MEMORY_UP_TO: usize = 50_000;
 
-/// Papers parsed at a time when the abstracts go to a file, so that only this many are
-/// ever in memory at once.
-const SPILL_BATCH: usize = 4096;
-
 /// What related papers and the search index read of a paper: id, title, abstract,
 /// authors, categories and date.
 fn corpus_hash(f: &PaperFront) -> Fingerprint {
@@ -229,40 +227,100 @@ fn collect_in_order<T: Send>(results: Vec<Result<T>>) -> Result<Vec<T>> {
 }
 
 pub fn load(content_dir: &Path) -> Result<Site> {
-    load_with(content_dir, ABSTRACTS_IN_MEMORY_UP_TO)
+    load_with(content_dir, ABSTRACTS_IN_MEMORY_UP_TO, None)
 }
 
 /// Loads the site, keeping the abstracts in memory if there are at most
-/// `abstracts_in_memory_up_to` papers and in a temporary file if there are more.
-pub fn load_with(content_dir: &Path, abstracts_in_memory_up_to: usize) -> Result<Site> {
-    let paper_files = markdown_files(&content_dir.join("papers"))?;
+/// `abstracts_in_memory_up_to` papers and in a temporary file if there are more. With a
+/// `cache`, unchanged paper files are taken from it rather than parsed.
+pub fn load_with(
+    content_dir: &Path,
+    abstracts_in_memory_up_to: usize,
+    cache: Option<&ParseCache>,
+) -> Result<Site> {
+    let papers_dir = content_dir.join("papers");
+    let paper_files = markdown_files(&papers_dir)?;
     let digest_files = markdown_files(&content_dir.join("digests"))?;
-    let (papers, spill) = if paper_files.len() > abstracts_in_memory_up_to {
-        let (papers, spill) = read_papers_spilling(&paper_files)?;
-        (papers, Some(spill))
-    } else {
-        let papers = collect_in_order(paper_files.par_iter().map(|p| read_paper(p)).collect())?;
-        (papers, None)
-    };
+    let spill = paper_files.len() > abstracts_in_memory_up_to;
+    let (papers, spill) = read_papers(&papers_dir, &paper_files, spill, cache)?;
     let digests = collect_in_order(digest_files.par_iter().map(|p| read_digest(p)).collect())?;
     index(papers, spill, digests, &digest_files)
 }
 
-/// Reads the papers a batch at a time, moving each batch's abstracts to a temporary file.
-fn read_papers_spilling(files: &[PathBuf]) -> Result<(Vec<PaperEntry>, Spill)> {
+/// Reads the paper files a folder at a time, from the cache where it has them, and when
+/// `spill` moves each folder's abstracts to a temporary file, so that only one folder's
+/// are ever in memory.
+fn read_papers(
+    papers_dir: &Path,
+    files: &[PathBuf],
+    spill: bool,
+    cache: Option<&ParseCache>,
+) -> Result<(Vec<PaperEntry>, Option<Spill>)> {
     let spill_error = || "cannot write the abstracts to a temporary file (is TMPDIR writable?)";
-    let mut writer = SpillWriter::new().with_context(spill_error)?;
+    let mut writer = if spill {
+        Some(SpillWriter::new().with_context(spill_error)?)
+    } else {
+        None
+    };
+    let mut folders: BTreeMap<String, Vec<&PathBuf>> = BTreeMap::new();
+    for path in files {
+        let folder = path
+            .parent()
+            .and_then(|p| p.strip_prefix(papers_dir).ok())
+            .map(|p| p.to_string_lossy().replace('\\', "/"))
+            .unwrap_or_default();
+        folders.entry(folder).or_default().push(path);
+    }
     let mut papers = Vec::with_capacity(files.len());
-    for batch in files.chunks(SPILL_BATCH) {
-        let read = collect_in_order(batch.par_iter().map(|p| read_paper(p)).collect())?;
-        for mut p in read {
-            if let Abstract::Held(text) = &p.abstract_at {
+    for (folder, paths) in &folders {
+        let mut kept = cache.map(|c| c.load(folder)).unwrap_or_default();
+        let name = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned());
+        let jobs: Vec<(&PathBuf, Option<parsed::Entry>)> = paths
+            .iter()
+            .map(|&p| (p, name(p).and_then(|n| kept.remove(&n))))
+            .collect();
+        let read: Vec<(Option<parsed::Stamp>, PaperEntry, bool)> = collect_in_order(
+            jobs.into_par_iter()
+                .map(|(path, entry)| {
+                    // Taken before the file is read: a change while it is read shows next
+                    // time.
+                    let stamp = parsed::Stamp::of(path).ok();
+                    if let (Some(stamp), Some(entry)) = (stamp, entry)
+                        && entry.stamp() == stamp
+                    {
+                        return Ok((Some(stamp), entry.into_paper(path.clone()), true));
+                    }
+                    Ok((stamp, read_paper(path)?, false))
+                })
+                .collect(),
+        )?;
+        if let Some(cache) = cache
+            && (!kept.is_empty() || read.iter().any(|(_, _, hit)| !hit))
+        {
+            let entries: Vec<(String, parsed::Stamp, &PaperEntry)> = read
+                .iter()
+                .filter_map(|(stamp, paper, _)| Some((name(&paper.source_path)?, (*stamp)?, paper)))
+                .collect();
+            let borrowed: Vec<_> = entries
+                .iter()
+                .map(|(n, s, p)| (n.as_str(), *s, *p))
+                .collect();
+            cache.save(folder, &borrowed);
+        }
+        for (_, mut p, _) in read {
+            if let Some(writer) = writer.as_mut()
+                && let Abstract::Held(text) = &p.abstract_at
+            {
                 p.abstract_at = writer.put(text).with_context(spill_error)?;
             }
             papers.push(p);
         }
     }
-    Ok((papers, writer.finish().with_context(spill_error)?))
+    let spill = match writer {
+        Some(w) => Some(w.finish().with_context(spill_error)?),
+        None => None,
+    };
+    Ok((papers, spill))
 }
 
 fn index(

@@ -170,8 +170,9 @@ pub struct Review {
     pub figure_caption: String,
 }
 
-/// A paper file's front matter, as the build reads it.
-#[derive(Debug, Clone, Deserialize)]
+/// A paper file's front matter, as the build reads it. Serialized only for the parse
+/// cache (`site::parsed`), which reads it back through the same `Deserialize`.
+#[derive(Debug, Clone, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct PaperFront {
     pub id: crate::paper::PaperId,
@@ -184,7 +185,11 @@ pub struct PaperFront {
     pub published: DateTime<Utc>,
     #[serde(deserialize_with = "de_datetime")]
     pub updated: DateTime<Utc>,
-    #[serde(default, deserialize_with = "de_opt_datetime")]
+    #[serde(
+        default,
+        deserialize_with = "de_opt_datetime",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub announced: Option<DateTime<Utc>>,
     #[serde(default)]
     pub primary_category: String,
