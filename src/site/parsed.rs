@@ -14,7 +14,7 @@ use crate::manifest::Fingerprint;
 use crate::store::frontmatter::PaperFront;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
@@ -121,14 +121,13 @@ impl ParseCache {
     /// The entries kept for the files of `folder` (relative to `content/papers`), by file
     /// name.
     pub fn load(&self, folder: &str) -> HashMap<String, Entry> {
-        let Ok(file) = std::fs::File::open(self.path(folder)) else {
+        use rayon::prelude::*;
+        let Ok(bytes) = std::fs::read(self.path(folder)) else {
             return HashMap::new();
         };
-        let mut lines = std::io::BufReader::with_capacity(1 << 20, file).lines();
-        let header: Option<Header> = lines
-            .next()
-            .and_then(|l| l.ok())
-            .and_then(|l| serde_json::from_str(&l).ok());
+        // serde_json escapes newlines inside strings: every line is one value.
+        let mut lines = bytes.split(|&b| b == b'\n').filter(|l| !l.is_empty());
+        let header: Option<Header> = lines.next().and_then(|l| serde_json::from_slice(l).ok());
         match header {
             Some(h)
                 if h.format == FORMAT
@@ -136,17 +135,16 @@ impl ParseCache {
                     && h.folder == folder => {}
             _ => return HashMap::new(),
         }
-        let mut entries = HashMap::new();
-        for line in lines {
-            let Some(entry) = line
-                .ok()
-                .and_then(|l| serde_json::from_str::<Entry>(&l).ok())
-            else {
-                return HashMap::new();
-            };
-            entries.insert(entry.name.clone(), entry);
-        }
+        let lines: Vec<&[u8]> = lines.collect();
+        let entries: Option<Vec<Entry>> = lines
+            .par_iter()
+            .map(|l| serde_json::from_slice::<Entry>(l).ok())
+            .collect();
         entries
+            .unwrap_or_default()
+            .into_iter()
+            .map(|e| (e.name.clone(), e))
+            .collect()
     }
 
     /// Rewrites the entries of `folder`: (file name, stamp taken before it was read,
