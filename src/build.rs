@@ -219,7 +219,14 @@ fn corpus_fingerprint(site: &Site) -> Fingerprint {
 }
 
 /// The search index, or the previous build's when no paper's searchable text changed.
-fn write_search_index(ctx: &Ctx, out: &Output, corpus: Fingerprint) -> Result<()> {
+/// With `state`, where an incremental build keeps what the index was made from, only
+/// the papers added since are tokenized.
+fn write_search_index(
+    ctx: &Ctx,
+    out: &Output,
+    corpus: Fingerprint,
+    state: Option<&Path>,
+) -> Result<()> {
     let fingerprint = Hasher::new()
         .num(ctx.fingerprints.site)
         .num(corpus)
@@ -236,7 +243,19 @@ fn write_search_index(ctx: &Ctx, out: &Output, corpus: Fingerprint) -> Result<()
     if linked {
         return Ok(());
     }
-    crate::render::search::build_index(ctx.site, &ctx.urls)?
+    // Anything unreadable is no state: every paper is tokenized.
+    let kept = state
+        .and_then(|p| std::fs::read(p).ok())
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok());
+    let index = crate::render::search::build_index(ctx.site, &ctx.urls, kept)?;
+    if let Some(path) = state {
+        // Failing to keep it only costs the next build the tokenizing.
+        let _ = std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")))
+            .map_err(anyhow::Error::from)
+            .and_then(|()| crate::store::atomic::write_atomic(path, &index.state));
+    }
+    index
+        .files
         .into_par_iter()
         .try_for_each(|(rel, json)| out.page(&rel, fingerprint, || Ok(json)))
 }
@@ -411,7 +430,8 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
     render_lists(&ctx, &out)?;
     steps.done("render archive, search, 404");
 
-    write_search_index(&ctx, &out, corpus)?;
+    let search_state = incremental.then(|| root.join(".cache/search-index.json"));
+    write_search_index(&ctx, &out, corpus, search_state.as_deref())?;
     steps.done("search index");
 
     render_feeds(&ctx, &out)?;

@@ -499,3 +499,38 @@ fn a_paper_read_from_the_parse_cache_builds_the_same_pages_as_one_parsed() {
     ));
     assert!(read(tampered.join("papers/2601.00001/index.html")).contains("from the cache"));
 }
+
+#[test]
+fn a_new_weeks_papers_are_added_to_the_kept_search_index() {
+    let site = example_site();
+    let aside = tempfile::tempdir().unwrap();
+    let back = hold_back_weeks(site.path(), aside.path(), 1);
+    assert_ok(&paperboy(site.path(), &["build"]));
+    let state_path = site.path().join(".cache/search-index.json");
+    let state = read(&state_path);
+    for (from, to) in &back {
+        std::fs::rename(from, to).unwrap();
+    }
+
+    // What the next build starts from is the kept index: a word taken out of it stays
+    // out, though an older paper's title has it.
+    let mut tampered: serde_json::Value = serde_json::from_str(&state).unwrap();
+    let terms = tampered["terms"].as_array_mut().unwrap();
+    let before = terms.len();
+    terms.retain(|t| t[0] != "distilling");
+    assert_eq!(terms.len(), before - 1, "the kept index has the word");
+    std::fs::write(&state_path, tampered.to_string()).unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let other = elsewhere.path().join("public");
+    assert_ok(&paperboy(
+        site.path(),
+        &["build", "--output", other.to_str().unwrap()],
+    ));
+    assert!(!read(other.join("search/index/di.json")).contains("\"distilling\""));
+
+    // From the true state the index is the one a full build makes.
+    std::fs::write(&state_path, &state).unwrap();
+    assert_ok(&paperboy(site.path(), &["build"]));
+    assert!(read(site.path().join("public/search/index/di.json")).contains("\"distilling\""));
+    assert_equals_full_build(site.path());
+}

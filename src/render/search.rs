@@ -7,10 +7,12 @@
 //! - `index/<prefix>.json`: `{"term": [doc, score, doc, score, …], …}`, best first
 //! - `docs/<n>.json`: `[[url, title, authors, date, category], …]` for docs n*chunk…
 
+use crate::manifest::Fingerprint;
 use crate::render::views::{Urls, paper_rel};
 use crate::site::Site;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
@@ -89,14 +91,16 @@ fn weighted_terms<'a>(
     terms
 }
 
-/// Adds one batch of papers' terms (the first paper is number `first`) to the postings.
+/// A paper's document number and weighted terms.
+type DocTerms = (usize, Vec<(String, f32)>);
+
+/// Adds one batch of papers' terms, each with its document number, to the postings.
 fn merge_batch(
     postings: &mut FxHashMap<String, Counted>,
-    per_doc: Vec<Vec<(String, f32)>>,
-    first: usize,
+    per_doc: Vec<(usize, Vec<(String, f32)>)>,
 ) {
-    for (j, terms) in per_doc.into_iter().enumerate() {
-        let doc = (first + j) as u32;
+    for (doc, terms) in per_doc {
+        let doc = doc as u32;
         for (t, w) in terms {
             let (count, list) = postings.entry(t).or_default();
             *count += 1;
@@ -108,39 +112,168 @@ fn merge_batch(
     }
 }
 
-/// The files of the index, as (site-relative path, JSON text).
-pub fn build_index(site: &Site, urls: &Urls) -> anyhow::Result<Vec<(String, String)>> {
+/// What the index of the last build was made from, kept so that the next build only
+/// tokenizes the papers added since. A term's postings are the best `MAX_POSTINGS` by
+/// weight, and a paper's weights depend on that paper alone, so the best of (the kept
+/// postings + the new papers') are exactly what tokenizing every paper again gives. The
+/// idf is applied when the shards are written, from the counts.
+#[derive(Serialize, Deserialize)]
+pub struct SearchState {
+    format: u32,
+    /// A new paperboy may weigh words differently.
+    binary: String,
+    /// Every paper's `corpus_hash` in hex, in document order.
+    docs: Vec<String>,
+    terms: Vec<KeptTerm<String>>,
+}
+
+/// A term as the state keeps it: the term, how many papers have it, its best postings as
+/// (document, weight's bits).
+type KeptTerm<S> = (S, u32, Vec<(u32, u32)>);
+
+/// The papers still to tokenize, and the postings of the others.
+type Resumed = (Vec<usize>, FxHashMap<String, Counted>);
+
+/// Bumped when what the state holds, or how weights are computed, changes.
+const STATE_FORMAT: u32 = 1;
+
+/// What `build_index` keeps for the next build, borrowing the postings.
+#[derive(Serialize)]
+struct SearchStateRef<'a> {
+    format: u32,
+    binary: String,
+    docs: Vec<String>,
+    terms: Vec<KeptTerm<&'a str>>,
+}
+
+impl SearchState {
+    /// Its postings, renumbered for `site`, and the papers of `site` it lacks; none if a
+    /// paper it covers changed or went. Papers are numbered in id order, so papers it
+    /// covers keep their order among themselves and a tie between two of them is broken
+    /// as before.
+    fn postings_for(self, site: &Site) -> Option<Resumed> {
+        if self.format != STATE_FORMAT || self.binary != crate::manifest::binary_identity() {
+            return None;
+        }
+        let now: FxHashMap<Fingerprint, usize> = site
+            .papers
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.corpus_hash, i))
+            .collect();
+        let renumber: Vec<u32> = self
+            .docs
+            .iter()
+            .map(|h| {
+                let h = Fingerprint::from_str_radix(h, 16).ok()?;
+                now.get(&h).map(|&i| i as u32)
+            })
+            .collect::<Option<_>>()?;
+        if !renumber.is_sorted_by(|a, b| a < b) {
+            return None;
+        }
+        let mut covered = vec![false; site.papers.len()];
+        for &i in &renumber {
+            covered[i as usize] = true;
+        }
+        let missing = (0..site.papers.len()).filter(|&i| !covered[i]).collect();
+        let postings = self
+            .terms
+            .into_iter()
+            .map(|(term, count, list)| {
+                let list = list
+                    .into_iter()
+                    .map(|(d, w)| Some((*renumber.get(d as usize)?, f32::from_bits(w))))
+                    .collect::<Option<_>>()?;
+                Some((term, (count, list)))
+            })
+            .collect::<Option<_>>()?;
+        Some((missing, postings))
+    }
+}
+
+/// The abstracts of papers `docs`, read together where they are consecutive.
+fn abstracts_for<'s>(site: &'s Site, docs: &[usize]) -> anyhow::Result<Vec<Cow<'s, str>>> {
+    match (docs.first(), docs.last()) {
+        (Some(&first), Some(&last)) if last - first + 1 == docs.len() => {
+            site.abstracts_of(first..last + 1)
+        }
+        _ => docs.iter().map(|&i| site.abstract_of(i)).collect(),
+    }
+}
+
+/// The index and what to keep of it.
+pub struct Index {
+    /// (site-relative path, JSON text).
+    pub files: Vec<(String, String)>,
+    /// The `SearchState` for the next build, as JSON.
+    pub state: Vec<u8>,
+}
+
+/// The files of the index, and the state to keep for the next build. With `previous`,
+/// papers it covers are not tokenized again.
+pub fn build_index(
+    site: &Site,
+    urls: &Urls,
+    previous: Option<SearchState>,
+) -> anyhow::Result<Index> {
     let n = site.papers.len();
     // Larger sites get finer shards so the first query stays small.
     let prefix = if n > 20_000 { 3 } else { 2 };
     // Papers are tokenized a batch at a time and each term keeps only its best postings
     // (and a count, for its idf), so memory follows the vocabulary, not the corpus.
-    let mut postings: FxHashMap<String, Counted> = FxHashMap::default();
-    let tokenize_batch = |b: usize| -> anyhow::Result<Vec<Vec<(String, f32)>>> {
-        let start = b * BATCH;
-        let abstracts = site.abstracts_of(start..n.min(start + BATCH))?;
-        Ok(abstracts
+    let (todo, mut postings) = previous
+        .and_then(|state| state.postings_for(site))
+        .unwrap_or_else(|| ((0..n).collect(), FxHashMap::default()));
+    let batches: Vec<&[usize]> = todo.chunks(BATCH).collect();
+    let tokenize_batch = |docs: &[usize]| -> anyhow::Result<Vec<DocTerms>> {
+        let abstracts = abstracts_for(site, docs)?;
+        Ok(docs
             .par_iter()
-            .enumerate()
-            .map(|(j, a)| weighted_terms(&site.papers[start + j], a))
+            .zip(abstracts.par_iter())
+            .map(|(&i, a)| (i, weighted_terms(&site.papers[i], a)))
             .collect())
     };
-    let batches = n.div_ceil(BATCH);
-    let mut next = (batches > 0).then(|| tokenize_batch(0)).transpose()?;
+    let mut next = batches
+        .first()
+        .map(|docs| tokenize_batch(docs))
+        .transpose()?;
     let mut b = 0;
     while let Some(per_doc) = next.take() {
         // The next batch is tokenized while this one is merged.
         let ((), upcoming) = rayon::join(
-            || merge_batch(&mut postings, per_doc, b * BATCH),
-            || (b + 1 < batches).then(|| tokenize_batch(b + 1)),
+            || merge_batch(&mut postings, per_doc),
+            || batches.get(b + 1).map(|docs| tokenize_batch(docs)),
         );
         next = upcoming.transpose()?;
         b += 1;
     }
-    let mut shards: BTreeMap<String, Vec<(String, Counted)>> = BTreeMap::new();
-    for (term, counted) in postings {
-        let key: String = term.chars().take(prefix).collect();
-        shards.entry(key).or_default().push((term, counted));
+    let mut terms: Vec<(String, Counted)> = postings.into_iter().collect();
+    terms.par_iter_mut().for_each(|(_, (_, list))| {
+        keep_best(list);
+        list.sort_by(best_first);
+    });
+    terms.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    let state = serde_json::to_vec(&SearchStateRef {
+        format: STATE_FORMAT,
+        binary: crate::manifest::binary_identity(),
+        docs: site
+            .papers
+            .iter()
+            .map(|p| format!("{:032x}", p.corpus_hash))
+            .collect(),
+        terms: terms
+            .iter()
+            .map(|(term, (count, list))| {
+                let bits = list.iter().map(|&(d, w)| (d, w.to_bits())).collect();
+                (term.as_str(), *count, bits)
+            })
+            .collect(),
+    })?;
+    let mut shards: BTreeMap<String, Vec<&(String, Counted)>> = BTreeMap::new();
+    for entry in &terms {
+        let key: String = entry.0.chars().take(prefix).collect();
+        shards.entry(key).or_default().push(entry);
     }
     let meta = serde_json::json!({
         "prefix": prefix,
@@ -153,17 +286,15 @@ pub fn build_index(site: &Site, urls: &Urls) -> anyhow::Result<Vec<(String, Stri
         .into_par_iter()
         .map(|(key, terms)| {
             let mut map = serde_json::Map::new();
-            for (term, (count, mut list)) in terms {
-                let idf = ((n as f32 + 1.0) / (count as f32)).ln() + 1.0;
-                keep_best(&mut list);
-                list.sort_by(best_first);
+            for (term, (count, list)) in terms {
+                let idf = ((n as f32 + 1.0) / (*count as f32)).ln() + 1.0;
                 let flat: Vec<serde_json::Value> = list
                     .iter()
                     .flat_map(|&(d, s)| {
                         [d.into(), ((s * idf * 100.0).round() as u32).max(1).into()]
                     })
                     .collect();
-                map.insert(term, flat.into());
+                map.insert(term.clone(), flat.into());
             }
             (
                 format!("search/index/{}.json", shard_file(&key)),
@@ -202,7 +333,7 @@ pub fn build_index(site: &Site, urls: &Urls) -> anyhow::Result<Vec<(String, Stri
         })
         .collect();
     files.extend(doc_files);
-    Ok(files)
+    Ok(Index { files, state })
 }
 
 /// A file name for a shard key: letters and digits stay, anything else is hex-escaped
