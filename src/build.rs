@@ -247,12 +247,12 @@ fn write_search_index(
     let kept = state
         .and_then(|p| std::fs::read(p).ok())
         .and_then(|bytes| serde_json::from_slice(&bytes).ok());
-    let index = crate::render::search::build_index(ctx.site, &ctx.urls, kept)?;
-    if let Some(path) = state {
+    let index = crate::render::search::build_index(ctx.site, &ctx.urls, kept, state.is_some())?;
+    if let (Some(path), Some(bytes)) = (state, &index.state) {
         // Failing to keep it only costs the next build the tokenizing.
         let _ = std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")))
             .map_err(anyhow::Error::from)
-            .and_then(|()| crate::store::atomic::write_atomic(path, &index.state));
+            .and_then(|()| crate::store::atomic::write_atomic(path, bytes));
     }
     index
         .files

@@ -206,16 +206,17 @@ fn abstracts_for<'s>(site: &'s Site, docs: &[usize]) -> anyhow::Result<Vec<Cow<'
 pub struct Index {
     /// (site-relative path, JSON text).
     pub files: Vec<(String, String)>,
-    /// The `SearchState` for the next build, as JSON.
-    pub state: Vec<u8>,
+    /// The `SearchState` for the next build, as JSON, when asked for.
+    pub state: Option<Vec<u8>>,
 }
 
-/// The files of the index, and the state to keep for the next build. With `previous`,
-/// papers it covers are not tokenized again.
+/// The files of the index, and with `keep` the state to keep for the next build. With
+/// `previous`, papers it covers are not tokenized again.
 pub fn build_index(
     site: &Site,
     urls: &Urls,
     previous: Option<SearchState>,
+    keep: bool,
 ) -> anyhow::Result<Index> {
     let n = site.papers.len();
     // Larger sites get finer shards so the first query stays small.
@@ -254,22 +255,26 @@ pub fn build_index(
         list.sort_by(best_first);
     });
     terms.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    let state = serde_json::to_vec(&SearchStateRef {
-        format: STATE_FORMAT,
-        binary: crate::manifest::binary_identity(),
-        docs: site
-            .papers
-            .iter()
-            .map(|p| format!("{:032x}", p.corpus_hash))
-            .collect(),
-        terms: terms
-            .iter()
-            .map(|(term, (count, list))| {
-                let bits = list.iter().map(|&(d, w)| (d, w.to_bits())).collect();
-                (term.as_str(), *count, bits)
+    let state = keep
+        .then(|| {
+            serde_json::to_vec(&SearchStateRef {
+                format: STATE_FORMAT,
+                binary: crate::manifest::binary_identity(),
+                docs: site
+                    .papers
+                    .iter()
+                    .map(|p| format!("{:032x}", p.corpus_hash))
+                    .collect(),
+                terms: terms
+                    .iter()
+                    .map(|(term, (count, list))| {
+                        let bits = list.iter().map(|&(d, w)| (d, w.to_bits())).collect();
+                        (term.as_str(), *count, bits)
+                    })
+                    .collect(),
             })
-            .collect(),
-    })?;
+        })
+        .transpose()?;
     let mut shards: BTreeMap<String, Vec<&(String, Counted)>> = BTreeMap::new();
     for entry in &terms {
         let key: String = entry.0.chars().take(prefix).collect();
