@@ -275,8 +275,9 @@ pub fn build_index(
             })
         })
         .transpose()?;
-    let mut shards: BTreeMap<String, Vec<&(String, Counted)>> = BTreeMap::new();
-    for entry in &terms {
+    // Shards own their terms, so that each term's postings go once its shard is written.
+    let mut shards: BTreeMap<String, Vec<(String, Counted)>> = BTreeMap::new();
+    for entry in terms {
         let key: String = entry.0.chars().take(prefix).collect();
         shards.entry(key).or_default().push(entry);
     }
@@ -292,14 +293,14 @@ pub fn build_index(
         .map(|(key, terms)| {
             let mut map = serde_json::Map::new();
             for (term, (count, list)) in terms {
-                let idf = ((n as f32 + 1.0) / (*count as f32)).ln() + 1.0;
+                let idf = ((n as f32 + 1.0) / (count as f32)).ln() + 1.0;
                 let flat: Vec<serde_json::Value> = list
                     .iter()
                     .flat_map(|&(d, s)| {
                         [d.into(), ((s * idf * 100.0).round() as u32).max(1).into()]
                     })
                     .collect();
-                map.insert(term.clone(), flat.into());
+                map.insert(term, flat.into());
             }
             (
                 format!("search/index/{}.json", shard_file(&key)),
