@@ -3,7 +3,8 @@
 mod common;
 
 use common::{
-    assert_ok, assert_same_tree, edit, example_site, hostile_site, paperboy, read, stderr, tree,
+    age_content, assert_ok, assert_same_tree, edit, example_site, hostile_site, paperboy, read,
+    stderr, tree,
 };
 use std::path::Path;
 
@@ -412,6 +413,19 @@ fn abstracts_read_back_from_a_file_give_the_same_site() {
         };
         paperboy::build::run(root, &config, &spilled, &options).unwrap();
         let b = assert_same_tree(&spilled, &held, "abstracts spilled and abstracts held");
+        // Spilled abstracts taken from the parse cache: written by the first incremental
+        // build, read by the second.
+        age_content(root);
+        let options = paperboy::build::Options {
+            incremental: true,
+            ..options
+        };
+        let cached = dir.path().join("cached");
+        for _ in 0..2 {
+            paperboy::build::run(root, &config, &cached, &options).unwrap();
+        }
+        assert!(root.join(".cache/parsed").is_dir());
+        assert_same_tree(&cached, &held, "abstracts spilled from the cache and held");
         // The abstracts are there at all (an empty abstract on both sides would pass above).
         let pages_with_abstracts = b
             .iter()

@@ -4,7 +4,8 @@
 mod common;
 
 use common::{
-    assert_ok, assert_same_tree, edit, example_site, hostile_site, paperboy, read, stderr, tree,
+    age_content, assert_ok, assert_same_tree, edit, example_site, hostile_site, paperboy, read,
+    stderr, tree,
 };
 use std::path::{Path, PathBuf};
 
@@ -372,22 +373,6 @@ fn a_standby_without_its_manifest_is_not_trusted() {
     // A full build keeps nothing beside the site.
     assert_ok(&paperboy(site.path(), &["build", "--full"]));
     assert!(!standby(site.path()).exists() && !manifest.exists());
-}
-
-/// Dates every content file an hour back, as files written by last week's fetch are.
-fn age_content(site: &Path) {
-    let an_hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
-    for entry in walkdir::WalkDir::new(site.join("content")) {
-        let entry = entry.unwrap();
-        if entry.file_type().is_file() {
-            std::fs::File::options()
-                .write(true)
-                .open(entry.path())
-                .unwrap()
-                .set_modified(an_hour_ago)
-                .unwrap();
-        }
-    }
 }
 
 #[test]

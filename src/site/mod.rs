@@ -248,8 +248,8 @@ pub fn load_with(
 }
 
 /// Reads the paper files a folder at a time, from the cache where it has them, and when
-/// `spill` moves each folder's abstracts to a temporary file, so that only one folder's
-/// are ever in memory.
+/// `spill` moves each folder's abstracts to a temporary file (while the next folder is
+/// read), so that only two folders' are ever in memory.
 fn read_papers(
     papers_dir: &Path,
     files: &[PathBuf],
@@ -272,42 +272,8 @@ fn read_papers(
         folders.entry(folder).or_default().push(path);
     }
     let mut papers = Vec::with_capacity(files.len());
-    for (folder, paths) in &folders {
-        let mut kept = cache.map(|c| c.load(folder)).unwrap_or_default();
-        let name = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned());
-        let jobs: Vec<(&PathBuf, Option<parsed::Entry>)> = paths
-            .iter()
-            .map(|&p| (p, name(p).and_then(|n| kept.remove(&n))))
-            .collect();
-        let read: Vec<(Option<parsed::Stamp>, PaperEntry, bool)> = collect_in_order(
-            jobs.into_par_iter()
-                .map(|(path, entry)| {
-                    // Taken before the file is read: a change while it is read shows next
-                    // time.
-                    let stamp = parsed::Stamp::of(path).ok();
-                    if let (Some(stamp), Some(entry)) = (stamp, entry)
-                        && entry.stamp() == stamp
-                    {
-                        return Ok((Some(stamp), entry.into_paper(path.clone()), true));
-                    }
-                    Ok((stamp, read_paper(path)?, false))
-                })
-                .collect(),
-        )?;
-        if let Some(cache) = cache
-            && (!kept.is_empty() || read.iter().any(|(_, _, hit)| !hit))
-        {
-            let entries: Vec<(String, parsed::Stamp, &PaperEntry)> = read
-                .iter()
-                .filter_map(|(stamp, paper, _)| Some((name(&paper.source_path)?, (*stamp)?, paper)))
-                .collect();
-            let borrowed: Vec<_> = entries
-                .iter()
-                .map(|(n, s, p)| (n.as_str(), *s, *p))
-                .collect();
-            cache.save(folder, &borrowed);
-        }
-        for (_, mut p, _) in read {
+    let mut keep = |read: Vec<PaperEntry>| -> Result<()> {
+        for mut p in read {
             if let Some(writer) = writer.as_mut()
                 && let Abstract::Held(text) = &p.abstract_at
             {
@@ -315,12 +281,66 @@ fn read_papers(
             }
             papers.push(p);
         }
+        Ok(())
+    };
+    let mut previous: Option<Vec<PaperEntry>> = None;
+    for (folder, paths) in &folders {
+        let (kept, read) = rayon::join(
+            || previous.take().map(&mut keep).transpose(),
+            || read_folder(folder, paths, cache),
+        );
+        kept?;
+        previous = Some(read?);
     }
+    previous.map(&mut keep).transpose()?;
     let spill = match writer {
         Some(w) => Some(w.finish().with_context(spill_error)?),
         None => None,
     };
     Ok((papers, spill))
+}
+
+/// The papers of one content folder: from the cache when a file's stamp is the one it
+/// recorded, parsed otherwise; the folder's cache is rewritten when anything missed.
+fn read_folder(
+    folder: &str,
+    paths: &[&PathBuf],
+    cache: Option<&ParseCache>,
+) -> Result<Vec<PaperEntry>> {
+    let mut kept = cache.map(|c| c.load(folder)).unwrap_or_default();
+    let name = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned());
+    let jobs: Vec<(&PathBuf, Option<parsed::Entry>)> = paths
+        .iter()
+        .map(|&p| (p, name(p).and_then(|n| kept.remove(&n))))
+        .collect();
+    let read: Vec<(Option<parsed::Stamp>, PaperEntry, bool)> = collect_in_order(
+        jobs.into_par_iter()
+            .map(|(path, entry)| {
+                // Taken before the file is read: a change while it is read shows next time.
+                let stamp = parsed::Stamp::of(path).ok();
+                if let (Some(stamp), Some(entry)) = (stamp, entry)
+                    && entry.stamp() == stamp
+                {
+                    return Ok((Some(stamp), entry.into_paper(path.clone()), true));
+                }
+                Ok((stamp, read_paper(path)?, false))
+            })
+            .collect(),
+    )?;
+    if let Some(cache) = cache
+        && (!kept.is_empty() || read.iter().any(|(_, _, hit)| !hit))
+    {
+        let entries: Vec<(String, parsed::Stamp, &PaperEntry)> = read
+            .iter()
+            .filter_map(|(stamp, paper, _)| Some((name(&paper.source_path)?, (*stamp)?, paper)))
+            .collect();
+        let borrowed: Vec<_> = entries
+            .iter()
+            .map(|(n, s, p)| (n.as_str(), *s, *p))
+            .collect();
+        cache.save(folder, &borrowed);
+    }
+    Ok(read.into_iter().map(|(_, paper, _)| paper).collect())
 }
 
 fn index(
