@@ -348,6 +348,7 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
     // Always taken, so that a full build leaves no manifest for a standby it removes.
     let standby = crate::manifest::take_standby(output)?;
     steps.done("fingerprints");
+    let terms_cache = incremental.then(|| root.join(".cache/related-terms.bin"));
     let reuse = match previous {
         Some(p) => {
             // The same papers' words, and the same binary and config: the same related
@@ -355,7 +356,7 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
             if p.site == site_fp && p.corpus == corpus && p.related.len() == site.papers.len() {
                 site.related = p.related;
             } else {
-                site.compute_related(RELATED_PER_PAPER)?;
+                site.compute_related(RELATED_PER_PAPER, terms_cache.as_deref())?;
             }
             Some(Reuse {
                 current: p.pages,
@@ -363,7 +364,7 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
             })
         }
         None => {
-            site.compute_related(RELATED_PER_PAPER)?;
+            site.compute_related(RELATED_PER_PAPER, terms_cache.as_deref())?;
             None
         }
     };

@@ -519,3 +519,51 @@ fn a_new_weeks_papers_are_added_to_the_kept_search_index() {
     assert!(read(site.path().join("public/search/index/di.json")).contains("\"distilling\""));
     assert_equals_full_build(site.path());
 }
+
+#[test]
+fn related_papers_are_computed_from_the_kept_terms_of_unchanged_papers() {
+    let site = example_site();
+    let aside = tempfile::tempdir().unwrap();
+    let back = hold_back_weeks(site.path(), aside.path(), 1);
+    assert_ok(&paperboy(site.path(), &["build"]));
+    let public = site.path().join("public");
+    let page = public.join("papers/2508.13167/index.html");
+    assert!(read(&page).contains("Related papers"));
+    let cache = site.path().join(".cache/related-terms.bin");
+    let kept = std::fs::read(&cache).unwrap();
+    for (from, to) in &back {
+        std::fs::rename(from, to).unwrap();
+    }
+
+    // Every kept paper said to have no terms (each record's count zeroed through the
+    // index at the end of the file): the next build believes it, and related papers
+    // come only from the new week's papers.
+    let mut emptied = kept.clone();
+    let u64_at = |b: &[u8], at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
+    let end = emptied.len() - 16;
+    let (index, papers) = (u64_at(&emptied, end) as usize, u64_at(&emptied, end + 8));
+    assert!(papers > 10);
+    for entry in 0..papers as usize {
+        let record = u64_at(&emptied, index + entry * 24 + 16) as usize;
+        emptied[record..record + 4].copy_from_slice(&0u32.to_le_bytes());
+    }
+    std::fs::write(&cache, &emptied).unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let other = elsewhere.path().join("public");
+    assert_ok(&paperboy(
+        site.path(),
+        &["build", "--output", other.to_str().unwrap()],
+    ));
+    assert!(!read(other.join("papers/2508.13167/index.html")).contains("Related papers"));
+
+    // From the true terms, the site a full build makes.
+    std::fs::write(&cache, &kept).unwrap();
+    assert_ok(&paperboy(site.path(), &["build"]));
+    assert!(read(&page).contains("Related papers"));
+    assert_equals_full_build(site.path());
+    assert_ne!(
+        std::fs::read(&cache).unwrap(),
+        kept,
+        "the new week's terms are kept"
+    );
+}

@@ -4,6 +4,7 @@
 pub mod abstracts;
 pub mod parsed;
 pub mod related;
+pub mod terms_cache;
 
 use crate::manifest::{Fingerprint, Hasher};
 use crate::paper::Week;
@@ -104,17 +105,44 @@ impl Site {
         })
     }
 
-    pub fn compute_related(&mut self, per_paper: usize) -> Result<()> {
-        self.related = related::related(
-            self.papers.len(),
-            |range| {
-                let titles = self.papers[range.clone()]
+    /// Related papers for every paper. With `cache` (incremental builds), the terms of
+    /// papers counted by the last such build are read from it rather than counted again,
+    /// and it is rewritten when any paper was counted.
+    pub fn compute_related(&mut self, per_paper: usize, cache: Option<&Path>) -> Result<()> {
+        let counter = related::TermCounter::default();
+        let kept = cache.and_then(terms_cache::TermCache::open);
+        let counted_any = std::sync::atomic::AtomicBool::new(false);
+        let terms = |range: std::ops::Range<usize>| -> Result<Vec<related::Terms>> {
+            let Some(kept) = &kept else {
+                counted_any.store(true, std::sync::atomic::Ordering::Relaxed);
+                let abstracts = self.abstracts_of(range.clone())?;
+                return Ok(self.papers[range]
                     .iter()
-                    .map(|p| Cow::Borrowed(p.front.title.as_str()));
-                Ok::<_, anyhow::Error>(titles.zip(self.abstracts_of(range)?).collect())
-            },
-            per_paper,
-        )?;
+                    .zip(abstracts)
+                    .map(|(p, a)| counter.terms(&p.front.title, &a))
+                    .collect());
+            };
+            range
+                .map(|i| match kept.get(self.papers[i].corpus_hash) {
+                    Some(terms) => Ok(terms),
+                    None => {
+                        counted_any.store(true, std::sync::atomic::Ordering::Relaxed);
+                        Ok(counter.terms(&self.papers[i].front.title, &self.abstract_of(i)?))
+                    }
+                })
+                .collect()
+        };
+        let related = related::related(self.papers.len(), terms, per_paper)?;
+        let same_papers = kept
+            .as_ref()
+            .is_some_and(|k| k.papers() == self.papers.len());
+        if let Some(path) = cache
+            && (counted_any.load(std::sync::atomic::Ordering::Relaxed) || !same_papers)
+        {
+            let hashes: Vec<Fingerprint> = self.papers.iter().map(|p| p.corpus_hash).collect();
+            terms_cache::save(path, &hashes, terms)?;
+        }
+        self.related = related;
         Ok(())
     }
 }

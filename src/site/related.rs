@@ -6,7 +6,6 @@
 
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
-use std::borrow::Cow;
 use std::hash::Hasher as _;
 
 /// Terms kept per paper.
@@ -72,20 +71,40 @@ fn term_hash(t: &str) -> u64 {
     bytes_hash(t.as_bytes())
 }
 
-/// A document's term frequencies, the title counting double; `stop` holds the hashes of
-/// the stop words.
-fn term_frequencies(title: &str, abs: &str, stop: &FxHashSet<u64>) -> FxHashMap<u64, f32> {
-    // An abstract has a hundred-odd distinct words: sized once, not grown four times.
-    let mut tf: FxHashMap<u64, f32> = FxHashMap::with_capacity_and_hasher(256, Default::default());
-    let mut buf = String::new();
-    for (text, weight) in [(title, 2.0), (abs, 1.0)] {
-        for_each_term(text, &mut buf, |t| {
-            if !stop.contains(&t) {
-                *tf.entry(t).or_default() += weight;
-            }
-        });
+/// A paper's terms as related papers count them: (term hash, frequency, the title
+/// counting double), sorted by hash.
+pub type Terms = Vec<(u64, f32)>;
+
+/// Counts the terms of papers, stop words left out.
+pub struct TermCounter {
+    stop: FxHashSet<u64>,
+}
+
+impl Default for TermCounter {
+    fn default() -> TermCounter {
+        TermCounter {
+            stop: STOP.iter().map(|w| term_hash(w)).collect(),
+        }
     }
-    tf
+}
+
+impl TermCounter {
+    pub fn terms(&self, title: &str, abs: &str) -> Terms {
+        // An abstract has a hundred-odd distinct words: sized once, not grown four times.
+        let mut tf: FxHashMap<u64, f32> =
+            FxHashMap::with_capacity_and_hasher(256, Default::default());
+        let mut buf = String::new();
+        for (text, weight) in [(title, 2.0), (abs, 1.0)] {
+            for_each_term(text, &mut buf, |t| {
+                if !self.stop.contains(&t) {
+                    *tf.entry(t).or_default() += weight;
+                }
+            });
+        }
+        let mut terms: Terms = tf.into_iter().collect();
+        terms.sort_unstable_by_key(|t| t.0);
+        terms
+    }
 }
 
 const STOP: &[&str] = &[
@@ -170,25 +189,24 @@ const STOP: &[&str] = &[
 /// Documents read at a time.
 const BATCH: usize = 256;
 
-/// For each of `n` documents, up to `k` others, most similar first. `docs(range)` gives
-/// those documents' titles and abstracts; each is asked for twice, a batch at a time, so
-/// the texts need not all be in memory at once.
-pub fn related<'a, E: Send>(
+/// For each of `n` documents, up to `k` others, most similar first. `terms(range)` gives
+/// those documents' terms (`TermCounter::terms`); each is asked for twice, a batch at a
+/// time, so they need not all be in memory at once.
+pub fn related<E: Send>(
     n: usize,
-    docs: impl Fn(std::ops::Range<usize>) -> Result<Vec<(Cow<'a, str>, Cow<'a, str>)>, E> + Sync,
+    terms: impl Fn(std::ops::Range<usize>) -> Result<Vec<Terms>, E> + Sync,
     k: usize,
 ) -> Result<Vec<Vec<usize>>, E> {
     let batches = n.div_ceil(BATCH);
-    let batch = |b: usize| docs(b * BATCH..n.min((b + 1) * BATCH));
+    let batch = |b: usize| terms(b * BATCH..n.min((b + 1) * BATCH));
     if n < 2 {
         return Ok(vec![Vec::new(); n]);
     }
-    let stop: FxHashSet<u64> = STOP.iter().map(|w| term_hash(w)).collect();
     let df: FxHashMap<u64, u32> = (0..batches)
         .into_par_iter()
         .try_fold(FxHashMap::default, |mut df, b| {
-            for (title, abs) in batch(b)? {
-                for t in term_frequencies(&title, &abs, &stop).into_keys() {
+            for doc in batch(b)? {
+                for (t, _) in doc {
                     *df.entry(t).or_default() += 1;
                 }
             }
@@ -202,8 +220,8 @@ pub fn related<'a, E: Send>(
         })?;
     // Terms in more than a tenth of the papers say little about any one of them.
     let max_df = ((n as f32) * 0.1).max(3.0) as u32;
-    let vector = |title: &str, abs: &str| -> Vec<(u64, f32)> {
-        let mut v: Vec<(u64, f32)> = term_frequencies(title, abs, &stop)
+    let vector = |doc: Terms| -> Vec<(u64, f32)> {
+        let mut v: Vec<(u64, f32)> = doc
             .into_iter()
             .filter_map(|(t, f)| {
                 let d = df[&t];
@@ -217,12 +235,7 @@ pub fn related<'a, E: Send>(
     };
     let vectors: Vec<Vec<(u64, f32)>> = (0..batches)
         .into_par_iter()
-        .map(|b| {
-            Ok(batch(b)?
-                .iter()
-                .map(|(t, a)| vector(t, a))
-                .collect::<Vec<_>>())
-        })
+        .map(|b| Ok(batch(b)?.into_iter().map(vector).collect::<Vec<_>>()))
         .collect::<Result<Vec<Vec<_>>, E>>()?
         .into_iter()
         .flatten()
@@ -311,13 +324,14 @@ mod tests {
             ),
             ("Cooking pasta", "Boil water, add salt and pasta."),
         ];
+        let counter = TermCounter::default();
         let r = related(
             docs.len(),
             |range| {
                 Ok::<_, ()>(
                     docs[range]
                         .iter()
-                        .map(|d| (d.0.into(), d.1.into()))
+                        .map(|d| counter.terms(d.0, d.1))
                         .collect(),
                 )
             },
