@@ -535,9 +535,9 @@ fn related_papers_are_computed_from_the_kept_terms_of_unchanged_papers() {
         std::fs::rename(from, to).unwrap();
     }
 
-    // Every kept paper said to have no terms (each record's count zeroed through the
-    // index at the end of the file): the next build believes it, and related papers
-    // come only from the new week's papers.
+    // Every kept paper's terms replaced by words no other paper has (each record found
+    // through the index at the end of the file): the next build believes it, and related
+    // papers come only from the new week's papers.
     let mut emptied = kept.clone();
     let u64_at = |b: &[u8], at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
     let end = emptied.len() - 16;
@@ -545,7 +545,12 @@ fn related_papers_are_computed_from_the_kept_terms_of_unchanged_papers() {
     assert!(papers > 10);
     for entry in 0..papers as usize {
         let record = u64_at(&emptied, index + entry * 24 + 16) as usize;
-        emptied[record..record + 4].copy_from_slice(&0u32.to_le_bytes());
+        let count = u32::from_le_bytes(emptied[record..record + 4].try_into().unwrap());
+        for term in 0..count as usize {
+            let at = record + 4 + term * 12;
+            let unique = ((entry as u64) << 32) | term as u64;
+            emptied[at..at + 8].copy_from_slice(&unique.to_le_bytes());
+        }
     }
     std::fs::write(&cache, &emptied).unwrap();
     let elsewhere = tempfile::tempdir().unwrap();

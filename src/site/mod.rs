@@ -122,8 +122,13 @@ impl Site {
                     .map(|(p, a)| counter.terms(&p.front.title, &a))
                     .collect());
             };
+            let hashes: Vec<Fingerprint> = self.papers[range.clone()]
+                .iter()
+                .map(|p| p.corpus_hash)
+                .collect();
             range
-                .map(|i| match kept.get(self.papers[i].corpus_hash) {
+                .zip(kept.get(&hashes))
+                .map(|(i, terms)| match terms {
                     Some(terms) => Ok(terms),
                     None => {
                         counted_any.store(true, std::sync::atomic::Ordering::Relaxed);

@@ -27,8 +27,8 @@ const MAGIC: &[u8; 8] = b"pbterms1";
 /// The kept terms, open for reading.
 pub struct TermCache {
     file: File,
-    /// Corpus hash -> where its record starts.
-    index: HashMap<Fingerprint, u64>,
+    /// Corpus hash -> where its record starts, and its length.
+    index: HashMap<Fingerprint, (u64, u64)>,
 }
 
 impl TermCache {
@@ -54,7 +54,7 @@ impl TermCache {
         }
         let mut bytes = vec![0; (papers * 24) as usize];
         file.read_exact_at(&mut bytes, at).ok()?;
-        let index = bytes
+        let entries: Vec<(Fingerprint, u64)> = bytes
             .chunks_exact(24)
             .map(|e| {
                 let hash = u128::from_le_bytes(e[..16].try_into().expect("16 bytes"));
@@ -64,6 +64,12 @@ impl TermCache {
                 )
             })
             .collect();
+        // Records were written in index order: each ends where the next begins.
+        let ends = entries.iter().skip(1).map(|e| e.1).chain([at]);
+        let mut index = HashMap::with_capacity(entries.len());
+        for (&(hash, start), end) in entries.iter().zip(ends) {
+            index.insert(hash, (start, end.checked_sub(start)?));
+        }
         Some(TermCache { file, index })
     }
 
@@ -72,27 +78,58 @@ impl TermCache {
         self.index.len()
     }
 
-    /// The terms kept for the paper with this corpus hash, if any.
-    pub fn get(&self, hash: Fingerprint) -> Option<Terms> {
-        let &at = self.index.get(&hash)?;
-        let mut count = [0; 4];
-        self.file.read_exact_at(&mut count, at).ok()?;
-        let count = u32::from_le_bytes(count) as usize;
-        let mut bytes = vec![0; count.checked_mul(12)?];
-        self.file.read_exact_at(&mut bytes, at + 4).ok()?;
-        Some(
-            bytes
-                .chunks_exact(12)
-                .map(|t| {
-                    let term = u64::from_le_bytes(t[..8].try_into().expect("8 bytes"));
-                    (
-                        term,
-                        f32::from_le_bytes(t[8..].try_into().expect("4 bytes")),
-                    )
-                })
-                .collect(),
-        )
+    /// The terms kept for the papers with these corpus hashes, where there are any.
+    /// Records that follow each other in the file (papers kept in the same order) are
+    /// read together.
+    pub fn get(&self, hashes: &[Fingerprint]) -> Vec<Option<Terms>> {
+        let spots: Vec<Option<(u64, u64)>> =
+            hashes.iter().map(|h| self.index.get(h).copied()).collect();
+        let mut out = Vec::with_capacity(hashes.len());
+        let mut i = 0;
+        while i < spots.len() {
+            let Some((start, mut len)) = spots[i] else {
+                out.push(None);
+                i += 1;
+                continue;
+            };
+            let mut run = 1;
+            while let Some(Some((next, next_len))) = spots.get(i + run)
+                && *next == start + len
+            {
+                len += next_len;
+                run += 1;
+            }
+            let mut bytes = vec![0; len as usize];
+            let read = self.file.read_exact_at(&mut bytes, start).is_ok();
+            for (record_start, record_len) in spots[i..i + run].iter().flatten() {
+                let at = (record_start - start) as usize;
+                let record = &bytes[at..at + *record_len as usize];
+                out.push(read.then(|| decode(record)).flatten());
+            }
+            i += run;
+        }
+        out
     }
+}
+
+/// One record: a count, then that many (term, frequency) pairs, and nothing more.
+fn decode(record: &[u8]) -> Option<Terms> {
+    let count = u32::from_le_bytes(record.get(..4)?.try_into().ok()?) as usize;
+    let body = &record[4..];
+    if body.len() != count.checked_mul(12)? {
+        return None;
+    }
+    Some(
+        body.chunks_exact(12)
+            .map(|t| {
+                let term = u64::from_le_bytes(t[..8].try_into().expect("8 bytes"));
+                (
+                    term,
+                    f32::from_le_bytes(t[8..].try_into().expect("4 bytes")),
+                )
+            })
+            .collect(),
+    )
 }
 
 /// Writes the terms of every paper, in order, as (corpus hash, terms). `terms(range)`
