@@ -262,6 +262,17 @@ fn an_edited_review_keeps_the_search_index_and_an_edited_abstract_remakes_it() {
     assert_equals_full_build(site.path());
 }
 
+/// An incremental build of `site` into a new folder: nothing to reuse but the caches.
+fn build_elsewhere(site: &Path) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("public");
+    assert_ok(&paperboy(
+        site,
+        &["build", "--output", out.to_str().unwrap()],
+    ));
+    (dir, out)
+}
+
 /// The site before the current one, kept beside `public/` for the next build to update.
 fn standby(site: &Path) -> PathBuf {
     site.join(".public.standby")
@@ -396,12 +407,7 @@ fn unchanged_paper_files_are_not_parsed_again_and_changed_ones_are() {
         .expect("a cache file holds the paper");
     let text = read(&cached);
     std::fs::write(&cached, text.replacen(title, "Cachedtitle", 1)).unwrap();
-    let elsewhere = tempfile::tempdir().unwrap();
-    let other_out = elsewhere.path().join("public");
-    assert_ok(&paperboy(
-        site.path(),
-        &["build", "--output", other_out.to_str().unwrap()],
-    ));
+    let (_elsewhere, other_out) = build_elsewhere(site.path());
     assert!(read(other_out.join(page)).contains("Cachedtitle"));
     std::fs::write(&cached, &text).unwrap();
 
@@ -452,12 +458,7 @@ fn a_paper_read_from_the_parse_cache_builds_the_same_pages_as_one_parsed() {
             .any(|e| read(e.unwrap().path()).contains("2601.00001")),
         "the paper is in the cache"
     );
-    let elsewhere = tempfile::tempdir().unwrap();
-    let from_cache = elsewhere.path().join("public");
-    assert_ok(&paperboy(
-        site.path(),
-        &["build", "--output", from_cache.to_str().unwrap()],
-    ));
+    let (elsewhere, from_cache) = build_elsewhere(site.path());
     let full = tempfile::tempdir().unwrap();
     let parsed = full.path().join("public");
     assert_ok(&paperboy(
@@ -485,17 +486,39 @@ fn a_paper_read_from_the_parse_cache_builds_the_same_pages_as_one_parsed() {
     assert!(read(tampered.join("papers/2601.00001/index.html")).contains("from the cache"));
 }
 
-#[test]
-fn a_new_weeks_papers_are_added_to_the_kept_search_index() {
+/// A week held back from a site, to be added as fetch would add it.
+struct HeldWeek {
+    _aside: tempfile::TempDir,
+    files: Vec<(PathBuf, PathBuf)>,
+}
+
+impl HeldWeek {
+    fn put_back(self) {
+        for (from, to) in &self.files {
+            std::fs::rename(from, to).unwrap();
+        }
+    }
+}
+
+/// The example site built (incrementally, so its caches are kept) without its newest week.
+fn built_without_its_newest_week() -> (tempfile::TempDir, HeldWeek) {
     let site = example_site();
     let aside = tempfile::tempdir().unwrap();
-    let back = hold_back_weeks(site.path(), aside.path(), 1);
+    let files = hold_back_weeks(site.path(), aside.path(), 1);
     assert_ok(&paperboy(site.path(), &["build"]));
+    let week = HeldWeek {
+        _aside: aside,
+        files,
+    };
+    (site, week)
+}
+
+#[test]
+fn a_new_weeks_papers_are_added_to_the_kept_search_index() {
+    let (site, week) = built_without_its_newest_week();
     let state_path = site.path().join(".cache/search-index.json");
     let state = read(&state_path);
-    for (from, to) in &back {
-        std::fs::rename(from, to).unwrap();
-    }
+    week.put_back();
 
     // What the next build starts from is the kept index: a word taken out of it stays
     // out, though an older paper's title has it.
@@ -505,12 +528,7 @@ fn a_new_weeks_papers_are_added_to_the_kept_search_index() {
     terms.retain(|t| t[0] != "distilling");
     assert_eq!(terms.len(), before - 1, "the kept index has the word");
     std::fs::write(&state_path, tampered.to_string()).unwrap();
-    let elsewhere = tempfile::tempdir().unwrap();
-    let other = elsewhere.path().join("public");
-    assert_ok(&paperboy(
-        site.path(),
-        &["build", "--output", other.to_str().unwrap()],
-    ));
+    let (_elsewhere, other) = build_elsewhere(site.path());
     assert!(!read(other.join("search/index/di.json")).contains("\"distilling\""));
 
     // From the true state the index is the one a full build makes.
@@ -522,18 +540,13 @@ fn a_new_weeks_papers_are_added_to_the_kept_search_index() {
 
 #[test]
 fn related_papers_are_computed_from_the_kept_terms_of_unchanged_papers() {
-    let site = example_site();
-    let aside = tempfile::tempdir().unwrap();
-    let back = hold_back_weeks(site.path(), aside.path(), 1);
-    assert_ok(&paperboy(site.path(), &["build"]));
+    let (site, week) = built_without_its_newest_week();
     let public = site.path().join("public");
     let page = public.join("papers/2508.13167/index.html");
     assert!(read(&page).contains("Related papers"));
     let cache = site.path().join(".cache/related-terms.bin");
     let kept = std::fs::read(&cache).unwrap();
-    for (from, to) in &back {
-        std::fs::rename(from, to).unwrap();
-    }
+    week.put_back();
 
     // Every kept paper's terms replaced by words no other paper has (each record found
     // through the index at the end of the file): the next build believes it, and related
@@ -553,12 +566,7 @@ fn related_papers_are_computed_from_the_kept_terms_of_unchanged_papers() {
         }
     }
     std::fs::write(&cache, &emptied).unwrap();
-    let elsewhere = tempfile::tempdir().unwrap();
-    let other = elsewhere.path().join("public");
-    assert_ok(&paperboy(
-        site.path(),
-        &["build", "--output", other.to_str().unwrap()],
-    ));
+    let (_elsewhere, other) = build_elsewhere(site.path());
     assert!(!read(other.join("papers/2508.13167/index.html")).contains("Related papers"));
 
     // From the true terms, the site a full build makes.
