@@ -446,9 +446,7 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
     let (pages, files, bytes, reused) = (out.html_pages(), out.files(), out.bytes(), out.reused());
     crate::manifest::set_aside(output)?;
     let (manifest, replaced_is_standby) = out.commit()?;
-    if replaced_is_standby {
-        crate::manifest::set_aside_is_standby(output)?;
-    }
+    crate::manifest::after_swap(output, replaced_is_standby)?;
     steps.done("swap in");
     crate::manifest::save(
         output,

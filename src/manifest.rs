@@ -149,10 +149,14 @@ pub fn set_aside(output: &Path) -> Result<()> {
     }
 }
 
-/// Called once the replaced site is the standby folder: its manifest, set aside before
-/// the swap, now describes that folder.
-pub fn set_aside_is_standby(output: &Path) -> Result<()> {
+/// Called after the swap. When the replaced site was kept as the standby folder, the
+/// manifest set aside before the swap now describes that folder; otherwise it describes
+/// nothing and goes.
+pub fn after_swap(output: &Path, replaced_is_standby: bool) -> Result<()> {
     let (aside, standby) = (set_aside_path(output), standby_path(output));
+    if !replaced_is_standby {
+        return remove_file(&aside);
+    }
     std::fs::rename(&aside, &standby)
         .with_context(|| format!("cannot move {} to {}", aside.display(), standby.display()))
 }

@@ -381,9 +381,14 @@ fn a_standby_without_its_manifest_is_not_trusted() {
     assert_ok(&paperboy(site.path(), &["build"]));
     assert_equals_full_build(site.path());
 
-    // A full build keeps nothing beside the site.
+    // A full build keeps nothing beside the site but its manifest.
     assert_ok(&paperboy(site.path(), &["build", "--full"]));
-    assert!(!standby(site.path()).exists() && !manifest.exists());
+    let beside: Vec<String> = std::fs::read_dir(site.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with(".public"))
+        .collect();
+    assert_eq!(beside, [".public.manifest.json"]);
 }
 
 #[test]

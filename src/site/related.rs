@@ -231,7 +231,10 @@ pub fn related<E: Send>(
         v.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         v.truncate(TERMS_PER_DOC);
         let norm = v.iter().map(|(_, w)| w * w).sum::<f32>().sqrt().max(1e-9);
-        v.into_iter().map(|(t, w)| (t, w / norm)).collect()
+        // A new vector of exactly the kept terms: collecting from `v.into_iter()` would
+        // reuse the allocation sized for all of the paper's terms (a gigabyte over a
+        // million papers).
+        v.iter().map(|&(t, w)| (t, w / norm)).collect()
     };
     let vectors: Vec<Vec<(u64, f32)>> = (0..batches)
         .into_par_iter()
