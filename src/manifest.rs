@@ -8,6 +8,7 @@
 //! manifest it had as `.public.standby.json`; each manifest exists only while it is true
 //! of its folder.
 
+use crate::output::beside;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -86,14 +87,6 @@ fn standby_path(output: &Path) -> PathBuf {
 /// The manifest of the site being replaced, while the swap happens: trusted by nobody.
 fn set_aside_path(output: &Path) -> PathBuf {
     beside(output, "manifest.replaced.json")
-}
-
-fn beside(output: &Path, what: &str) -> PathBuf {
-    let name = output
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "public".into());
-    output.with_file_name(format!(".{name}.{what}"))
 }
 
 fn read(path: &Path, output: &Path) -> Option<File> {

@@ -1,6 +1,6 @@
-//! The one place that writes the built site: into a staging folder beside the target,
-//! swapped in whole at the end. A build that fails drops the staging folder and leaves
-//! the previous site as it was.
+//! The one place that writes the built site: into a folder beside the target (the
+//! standby copy of the site before, or a new staging folder), swapped in whole at the end.
+//! A build that fails leaves the site in the target as it was.
 
 use crate::manifest::Fingerprint;
 use anyhow::{Context, Result, bail};
@@ -41,7 +41,12 @@ pub struct Reuse {
 /// build rewrites only what changed instead of linking every file into a new folder and
 /// removing the old one.
 pub fn standby_dir(target: &Path) -> PathBuf {
-    target.with_file_name(format!(".{}.standby", folder_name(target)))
+    beside(target, "standby")
+}
+
+/// A hidden name beside the output folder: `public` -> `.public.<what>`.
+pub fn beside(target: &Path, what: &str) -> PathBuf {
+    target.with_file_name(format!(".{}.{what}", folder_name(target)))
 }
 
 fn folder_name(target: &Path) -> String {
