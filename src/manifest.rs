@@ -8,7 +8,7 @@
 //! manifest it had as `.public.standby.json`; each manifest exists only while it is true
 //! of its folder.
 
-use crate::output::beside;
+use crate::output::{beside, remove_file};
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -152,15 +152,6 @@ pub fn after_swap(output: &Path, replaced_is_standby: bool) -> Result<()> {
     }
     std::fs::rename(&aside, &standby)
         .with_context(|| format!("cannot move {} to {}", aside.display(), standby.display()))
-}
-
-fn remove_file(path: &Path) -> Result<()> {
-    match std::fs::remove_file(path) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-            Err(e).with_context(|| format!("cannot remove {}", path.display()))
-        }
-        _ => Ok(()),
-    }
 }
 
 /// What `save` records.

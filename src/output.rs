@@ -56,6 +56,16 @@ fn folder_name(target: &Path) -> String {
         .unwrap_or_else(|| "public".into())
 }
 
+/// Removes a file that may already be gone.
+pub fn remove_file(path: &Path) -> Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(e).with_context(|| format!("cannot remove {}", path.display()))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Removes a built site on all cores: a site is wide (a folder per page), and one
 /// thread unlinking 100,000 folders takes seconds.
 fn remove_tree(dir: &Path) -> std::io::Result<()> {
@@ -303,22 +313,15 @@ impl Output {
         use rayon::prelude::*;
         let made: std::collections::HashSet<&str> =
             pages.iter().map(|(rel, _)| rel.as_str()).collect();
-        let mut stale: Vec<&str> = self
+        let stale: Vec<&str> = self
             .standby
             .keys()
             .map(String::as_str)
             .filter(|rel| !made.contains(rel))
             .collect();
-        stale.sort_unstable();
-        stale.par_iter().try_for_each(|rel| {
-            let path = self.dir.join(rel);
-            match std::fs::remove_file(&path) {
-                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                    Err(e).with_context(|| format!("cannot remove {}", path.display()))
-                }
-                _ => Ok(()),
-            }
-        })?;
+        stale
+            .par_iter()
+            .try_for_each(|rel| remove_file(&self.dir.join(rel)))?;
         let mut folders: Vec<&Path> = stale
             .iter()
             .flat_map(|rel| Path::new(rel).ancestors().skip(1))
@@ -335,17 +338,15 @@ impl Output {
     }
 
     /// Puts the new site in place of the old in one step where the OS allows it, and
-    /// returns its files with their fingerprints, for the manifest. True in the second
+    /// returns its files with their fingerprints, for the manifest (which orders them). True in the second
     /// place when the replaced site was kept as the next build's standby.
     pub fn commit(self) -> Result<(Vec<(String, Fingerprint)>, bool)> {
-        let mut pages = std::mem::take(
+        let pages = std::mem::take(
             &mut *self
                 .pages
                 .lock()
                 .expect("no panics while holding the page list"),
         );
-        pages.sort_unstable();
-        pages.dedup();
         self.remove_stale(&pages)?;
         let dir = match self.fresh {
             Some(staging) => staging.keep(),
