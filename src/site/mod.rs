@@ -349,8 +349,9 @@ fn read_folder(
     let read: Vec<(Option<parsed::Stamp>, PaperEntry, bool)> = collect_in_order(
         jobs.into_par_iter()
             .map(|(path, entry)| {
-                // Taken before the file is read: a change while it is read shows next time.
-                let stamp = parsed::Stamp::of(path).ok();
+                // Only a build that keeps a cache needs the stamp. It is taken before the
+                // file is read: a change while it is read shows next time.
+                let stamp = cache.and_then(|_| parsed::Stamp::of(path).ok());
                 if let (Some(stamp), Some(entry)) = (stamp, entry)
                     && entry.stamp() == stamp
                 {
@@ -363,15 +364,11 @@ fn read_folder(
     if let Some(cache) = cache
         && (!kept.is_empty() || read.iter().any(|(_, _, hit)| !hit))
     {
-        let entries: Vec<(String, parsed::Stamp, &PaperEntry)> = read
+        let stamped: Vec<(parsed::Stamp, &PaperEntry)> = read
             .iter()
-            .filter_map(|(stamp, paper, _)| Some((name(&paper.source_path)?, (*stamp)?, paper)))
+            .filter_map(|(stamp, paper, _)| Some(((*stamp)?, paper)))
             .collect();
-        let borrowed: Vec<_> = entries
-            .iter()
-            .map(|(n, s, p)| (n.as_str(), *s, *p))
-            .collect();
-        cache.save(folder, &borrowed);
+        cache.save(folder, &stamped);
     }
     Ok(read.into_iter().map(|(_, paper, _)| paper).collect())
 }

@@ -147,9 +147,9 @@ impl ParseCache {
             .collect()
     }
 
-    /// Rewrites the entries of `folder`: (file name, stamp taken before it was read,
-    /// paper). Failing to write only costs the next build some parsing.
-    pub fn save(&self, folder: &str, papers: &[(&str, Stamp, &PaperEntry)]) {
+    /// Rewrites the entries of `folder`: (stamp taken before the file was read, paper).
+    /// Failing to write only costs the next build some parsing.
+    pub fn save(&self, folder: &str, papers: &[(Stamp, &PaperEntry)]) {
         use rayon::prelude::*;
         let now = SystemTime::now();
         let write = || -> std::io::Result<()> {
@@ -169,8 +169,10 @@ impl ParseCache {
                 .par_chunks(1024)
                 .map(|slice| {
                     let mut bytes = Vec::new();
-                    for &(name, stamp, paper) in slice {
-                        let Abstract::Held(abstract_text) = &paper.abstract_at else {
+                    for &(stamp, paper) in slice {
+                        let (Abstract::Held(abstract_text), Some(name)) =
+                            (&paper.abstract_at, paper.source_path.file_name())
+                        else {
                             continue;
                         };
                         if !stamp.settled(now) {
@@ -179,7 +181,7 @@ impl ParseCache {
                         serde_json::to_writer(
                             &mut bytes,
                             &EntryRef {
-                                name,
+                                name: &name.to_string_lossy(),
                                 stamp,
                                 content_hash: paper.content_hash,
                                 corpus_hash: paper.corpus_hash,
