@@ -72,7 +72,7 @@ fn term_hash(t: &str) -> u64 {
 }
 
 /// A paper's terms as related papers count them: (term hash, frequency, the title
-/// counting double), sorted by hash.
+/// counting double), in no particular order (`related` orders what it keeps).
 pub type Terms = Vec<(u64, f32)>;
 
 /// Counts the terms of papers, stop words left out.
@@ -101,9 +101,7 @@ impl TermCounter {
                 }
             });
         }
-        let mut terms: Terms = tf.into_iter().collect();
-        terms.sort_unstable_by_key(|t| t.0);
-        terms
+        tf.into_iter().collect()
     }
 }
 
