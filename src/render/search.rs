@@ -95,10 +95,7 @@ fn weighted_terms<'a>(
 type DocTerms = (usize, Vec<(String, f32)>);
 
 /// Adds one batch of papers' terms, each with its document number, to the postings.
-fn merge_batch(
-    postings: &mut FxHashMap<String, Counted>,
-    per_doc: Vec<(usize, Vec<(String, f32)>)>,
-) {
+fn merge_batch(postings: &mut FxHashMap<String, Counted>, per_doc: Vec<DocTerms>) {
     for (doc, terms) in per_doc {
         let doc = doc as u32;
         for (t, w) in terms {
@@ -117,14 +114,15 @@ fn merge_batch(
 /// weight, and a paper's weights depend on that paper alone, so the best of (the kept
 /// postings + the new papers') are exactly what tokenizing every paper again gives. The
 /// idf is applied when the shards are written, from the counts.
+/// Read with owned terms (`String`), written borrowing them (`&str`).
 #[derive(Serialize, Deserialize)]
-pub struct SearchState {
+pub struct SearchState<S = String> {
     format: u32,
     /// A new paperboy may weigh words differently.
     binary: String,
     /// Every paper's `corpus_hash` in hex, in document order.
     docs: Vec<String>,
-    terms: Vec<KeptTerm<String>>,
+    terms: Vec<KeptTerm<S>>,
 }
 
 /// A term as the state keeps it: the term, how many papers have it, its best postings as
@@ -136,15 +134,6 @@ type Resumed = (Vec<usize>, FxHashMap<String, Counted>);
 
 /// Bumped when what the state holds, or how weights are computed, changes.
 const STATE_FORMAT: u32 = 1;
-
-/// What `build_index` keeps for the next build, borrowing the postings.
-#[derive(Serialize)]
-struct SearchStateRef<'a> {
-    format: u32,
-    binary: String,
-    docs: Vec<String>,
-    terms: Vec<KeptTerm<&'a str>>,
-}
 
 impl SearchState {
     /// Its postings, renumbered for `site`, and the papers of `site` it lacks; none if a
@@ -257,7 +246,7 @@ pub fn build_index(
     terms.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
     let state = keep
         .then(|| {
-            serde_json::to_vec(&SearchStateRef {
+            serde_json::to_vec(&SearchState {
                 format: STATE_FORMAT,
                 binary: crate::manifest::binary_identity(),
                 docs: site
