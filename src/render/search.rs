@@ -114,6 +114,7 @@ fn merge_batch(postings: &mut FxHashMap<String, Counted>, per_doc: Vec<DocTerms>
 /// weight, and a paper's weights depend on that paper alone, so the best of (the kept
 /// postings + the new papers') are exactly what tokenizing every paper again gives. The
 /// idf is applied when the shards are written, from the counts.
+///
 /// Read with owned terms (`String`), written borrowing them (`&str`).
 #[derive(Serialize, Deserialize)]
 pub struct SearchState<S = String> {
