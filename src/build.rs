@@ -5,6 +5,7 @@ mod cards;
 use crate::config::Config;
 use crate::manifest::{Fingerprint, Hasher};
 use crate::output::{Output, Reuse};
+use crate::render::pager::{self, ListPage, Split};
 use crate::render::views::{self, SiteView, Urls};
 use crate::render::{self, feeds};
 use crate::site::{self, Category, DigestEntry, Site};
@@ -474,8 +475,8 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
 /// A page of a category's list.
 struct CategoryPage<'s> {
     category: &'s Category,
-    number: usize,
-    total: usize,
+    split: Split,
+    page: ListPage,
     papers: &'s [usize],
 }
 
@@ -490,8 +491,12 @@ fn render_weeks(ctx: &Ctx, out: &Output) -> Result<()> {
     // papers no digest lists.
     let mut due: Vec<Vec<CategoryPage>> = (0..=weeks).map(|_| Vec::new()).collect();
     for category in &site.categories {
-        let total = category.papers.len().div_ceil(per_page).max(1);
-        for (n, papers) in category.papers.chunks(per_page).enumerate() {
+        let split = Split {
+            len: category.papers.len(),
+            per_page,
+        };
+        for page in split.pages() {
+            let papers = &category.papers[split.range(page)];
             let oldest = papers
                 .iter()
                 .map(|i| site.week_of.get(i).copied().unwrap_or(weeks))
@@ -499,8 +504,8 @@ fn render_weeks(ctx: &Ctx, out: &Output) -> Result<()> {
                 .unwrap_or(weeks);
             due[oldest].push(CategoryPage {
                 category,
-                number: n + 1,
-                total,
+                split,
+                page,
                 papers,
             });
         }
@@ -646,17 +651,20 @@ fn render_category_pages(
         |context, page| {
             let CategoryPage {
                 category: cat,
-                number,
-                total,
+                split,
+                page,
                 papers,
             } = *page;
             let headings = views::week_headings(site, papers, &ctx.urls);
+            let paginator = pager::paginator(&cat.slug, split, page, &ctx.urls);
             let mut h = ctx.fingerprints.page("category");
             h.str(&cat.name)
                 .str(&cat.slug)
-                .num(number as u128)
-                .num(total as u128)
-                .num(cat.papers.len() as u128);
+                .bytes(&serde_json::to_vec(&paginator).context("cannot serialize a pager")?);
+            if page == ListPage::Front {
+                // Only the front page shows the count.
+                h.num(cat.papers.len() as u128);
+            }
             ctx.fingerprints.papers(&mut h, papers);
             // Week headings show digest titles, which a paper's own inputs do not cover.
             for heading in headings.iter().flatten() {
@@ -666,7 +674,7 @@ fn render_category_pages(
                 out,
                 context,
                 "category.html",
-                &views::category_rel(&cat.slug, number),
+                &pager::rel(&cat.slug, page),
                 h.finish(),
                 |c| {
                     match cards {
@@ -696,11 +704,12 @@ fn render_category_pages(
                             c.insert("papers", &list);
                         }
                     }
-                    c.insert("category", &views::category_summary(cat, &ctx.urls));
-                    c.insert(
-                        "paginator",
-                        &views::paginator(&cat.slug, number, total, &ctx.urls),
-                    );
+                    if page == ListPage::Front {
+                        c.insert("category", &views::category_summary(cat, &ctx.urls));
+                    } else {
+                        c.insert("category", &views::category_link(cat, &ctx.urls));
+                    }
+                    c.insert("paginator", &paginator);
                     Ok(())
                 },
             )?;
@@ -791,7 +800,7 @@ fn render_feeds(ctx: &Ctx, out: &Output) -> Result<()> {
         let papers = newest(site, cat.papers.iter().copied(), limit);
         let title = format!("{}: {}", ctx.config.title, cat.name);
         let self_rel = format!("categories/{}/atom.xml", cat.slug);
-        let alternate_rel = views::category_rel(&cat.slug, 1);
+        let alternate_rel = pager::front_rel(&cat.slug);
         let meta = feeds::FeedMeta {
             title: &title,
             subtitle: "",
@@ -806,8 +815,11 @@ fn render_feeds(ctx: &Ctx, out: &Output) -> Result<()> {
     let mut rels: Vec<String> = vec![String::new(), "archive/".into(), "search/".into()];
     rels.extend(site.digests.iter().map(views::digest_rel));
     for cat in &site.categories {
-        let pages = cat.papers.len().div_ceil(ctx.config.paginate_by).max(1);
-        rels.extend((1..=pages).map(|n| views::category_rel(&cat.slug, n)));
+        let split = Split {
+            len: cat.papers.len(),
+            per_page: ctx.config.paginate_by,
+        };
+        rels.extend(split.pages().map(|page| pager::rel(&cat.slug, page)));
     }
     rels.extend(site.papers.iter().map(views::paper_rel));
     rels.extend(site.authors.iter().map(|a| views::author_rel(&a.slug)));

@@ -203,21 +203,32 @@ fn categories_paginate() {
     let dir = public.join("categories/cs.AI");
     let mut cards = 0;
     for p in 1..=pages {
-        let path = if p == 1 {
-            dir.join("index.html")
-        } else {
-            dir.join(format!("page/{p}/index.html"))
-        };
+        let path = dir.join(format!("page/{p}/index.html"));
         let html = read(&path);
-        cards += html.matches("<article class=\"card\"").count();
+        let on_page = html.matches("<article class=\"card\"").count();
+        // Counted from the oldest: page 1 holds the first 20, the last page the rest.
+        let first = (p - 1) * 20 + 1;
+        assert_eq!(on_page, if p < pages { 20 } else { n - (pages - 1) * 20 });
         assert!(
-            html.contains(&format!("page {p} of {pages}")),
+            html.contains(&format!("page {p}: papers {first}–{}", first + on_page - 1)),
             "{}",
             path.display()
         );
+        cards += on_page;
     }
     assert_eq!(cards, n);
     assert!(!dir.join(format!("page/{}/index.html", pages + 1)).exists());
+    // The front page shows the two newest pages' papers and goes on to the one before.
+    let front = read(dir.join("index.html"));
+    let newest_two = n - pages.saturating_sub(2) * 20;
+    assert_eq!(front.matches("<article class=\"card\"").count(), newest_two);
+    assert!(front.contains(&format!("{n} papers, newest first")));
+    if pages > 2 {
+        assert!(front.contains(&format!(
+            "rel=\"next\" href=\"/digest/categories/cs.AI/page/{}/\"",
+            pages - 2
+        )));
+    }
     assert!(dir.join("atom.xml").is_file());
 }
 

@@ -585,3 +585,85 @@ fn related_papers_are_computed_from_the_kept_terms_of_unchanged_papers() {
         "the new week's terms are kept"
     );
 }
+
+/// The numbered pages of a category, by number, with their HTML.
+fn numbered_pages(public: &Path, category: &str) -> Vec<(usize, String)> {
+    let dir = public.join("categories").join(category).join("page");
+    let mut pages: Vec<(usize, String)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let n = e.file_name().to_str().unwrap().parse().unwrap();
+            (n, read(e.path().join("index.html")))
+        })
+        .collect();
+    pages.sort();
+    pages
+}
+
+/// The papers a list page links to, in order.
+fn cards_on(html: &str) -> Vec<&str> {
+    html.split("<article class=\"card\"")
+        .skip(1)
+        .map(|card| {
+            let start = card.find("/papers/").unwrap();
+            let rest = &card[start..];
+            &rest[..rest.find('"').unwrap()]
+        })
+        .collect()
+}
+
+#[test]
+fn new_weeks_leave_full_category_pages_as_they_were() {
+    let site = example_site();
+    let config = site.path().join("paperboy.toml");
+    std::fs::write(&config, format!("paginate_by = 2\n{}", read(&config))).unwrap();
+    let aside = tempfile::tempdir().unwrap();
+    let files = hold_back_weeks(site.path(), aside.path(), 5);
+    assert_ok(&paperboy(site.path(), &["build", "--full"]));
+    let public = site.path().join("public");
+    let before = numbered_pages(&public, "cs.SE");
+    let front_before = read(public.join("categories/cs.SE/index.html"));
+    for (from, to) in &files {
+        std::fs::rename(from, to).unwrap();
+    }
+    assert_ok(&paperboy(site.path(), &["build", "--full"]));
+    let after = numbered_pages(&public, "cs.SE");
+    let front_after = read(public.join("categories/cs.SE/index.html"));
+    assert!(
+        after.len() > before.len(),
+        "the week adds cs.SE pages: {} -> {}",
+        before.len(),
+        after.len()
+    );
+    assert_ne!(cards_on(&front_before), cards_on(&front_after));
+
+    // Every page that was full holds the same papers under the same URL, and all but the
+    // newest few (whose pagers now link the new pages) are byte for byte the same.
+    let newest = before.len();
+    let mut unchanged = 0;
+    for ((n, old), (m, new)) in before.iter().zip(&after) {
+        assert_eq!(n, m);
+        if cards_on(old).len() == 2 {
+            assert_eq!(cards_on(old), cards_on(new), "page {n}");
+        }
+        if *n + 3 <= newest {
+            assert_eq!(old, new, "page {n}");
+            unchanged += 1;
+        }
+    }
+    assert!(unchanged >= 5, "only {unchanged} pages compared");
+    // Page 1 holds the oldest papers, the front page the newest: together with the pages
+    // between, each paper once.
+    let all: Vec<&str> = after.iter().rev().flat_map(|(_, h)| cards_on(h)).collect();
+    let mut distinct = all.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), all.len(), "a paper on two numbered pages");
+    let front = cards_on(&front_after);
+    assert_eq!(
+        front[..],
+        all[..front.len()],
+        "the front page starts the list"
+    );
+}

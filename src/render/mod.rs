@@ -3,6 +3,7 @@
 
 pub mod feeds;
 pub mod math;
+pub mod pager;
 pub mod search;
 pub mod views;
 

@@ -1,6 +1,7 @@
 //! What templates see: borrowed, serializable views of the site's data. The variables are
 //! documented in themes/default/TEMPLATES.md.
 
+use super::pager;
 use crate::site::{Category, DigestEntry, PaperEntry, Site, category_slug};
 use serde::Serialize;
 use std::borrow::Cow;
@@ -53,13 +54,6 @@ pub fn paper_rel(p: &PaperEntry) -> String {
 }
 pub fn digest_rel(d: &DigestEntry) -> String {
     format!("digests/{}/", d.week)
-}
-pub fn category_rel(slug: &str, page: usize) -> String {
-    if page <= 1 {
-        format!("categories/{slug}/")
-    } else {
-        format!("categories/{slug}/page/{page}/")
-    }
 }
 
 /// Only http(s) links from feeds reach a page; anything else (`javascript:`) is dropped.
@@ -283,7 +277,7 @@ pub fn primary_category(f: &crate::store::frontmatter::PaperFront) -> &str {
 pub fn category_page_link(name: &str, urls: &Urls) -> Link {
     Link {
         name: name.to_string(),
-        url: urls.path(&category_rel(&category_slug(name), 1)),
+        url: urls.path(&pager::front_rel(&category_slug(name))),
     }
 }
 
@@ -452,59 +446,6 @@ pub fn category_summary(c: &Category, urls: &Urls) -> CategorySummary {
     }
 }
 
-#[derive(Serialize)]
-pub struct Paginator {
-    pub current: usize,
-    pub total: usize,
-    pub prev: Option<String>,
-    pub next: Option<String>,
-    pub pages: Vec<PageLink>,
-}
-
-#[derive(Serialize)]
-pub struct PageLink {
-    pub number: usize,
-    pub url: String,
-    pub current: bool,
-    /// Stands for the pages left out between its neighbours (shown as "…").
-    pub gap: bool,
-}
-
-/// Pages linked on either side of the current one; the first and last are always linked.
-const PAGER_WINDOW: usize = 2;
-
-/// A category's pager: the first and last pages, and the pages near the current one, so
-/// a page's size (and the build's time) does not grow with the number of pages.
-pub fn paginator(slug: &str, current: usize, total: usize, urls: &Urls) -> Paginator {
-    let url = |n: usize| urls.path(&category_rel(slug, n));
-    let near = |n: usize| n == 1 || n == total || n.abs_diff(current) <= PAGER_WINDOW;
-    let mut pages = Vec::new();
-    for n in 1..=total {
-        if near(n) {
-            pages.push(PageLink {
-                number: n,
-                url: url(n),
-                current: n == current,
-                gap: false,
-            });
-        } else if near(n - 1) {
-            pages.push(PageLink {
-                number: n,
-                url: String::new(),
-                current: false,
-                gap: true,
-            });
-        }
-    }
-    Paginator {
-        current,
-        total,
-        prev: (current > 1).then(|| url(current - 1)),
-        next: (current < total).then(|| url(current + 1)),
-        pages,
-    }
-}
-
 /// What every page sees. It holds nothing that changes when papers are added (no
 /// counts), so an incremental build can treat it as part of the site's fixed inputs.
 #[derive(Serialize)]
@@ -527,7 +468,7 @@ pub struct CategoryLink {
 pub fn category_link(c: &Category, urls: &Urls) -> CategoryLink {
     CategoryLink {
         name: c.name.clone(),
-        url: urls.path(&category_rel(&c.slug, 1)),
+        url: urls.path(&pager::front_rel(&c.slug)),
         feed_url: urls.path(&format!("categories/{}/atom.xml", c.slug)),
     }
 }
@@ -820,31 +761,6 @@ mod tests {
     }
 
     use super::*;
-
-    #[test]
-    fn the_pager_links_the_ends_and_the_pages_near_the_current_one() {
-        let urls = Urls::new("https://example.org/d/");
-        let shown = |current, total| -> String {
-            paginator("cs.DC", current, total, &urls)
-                .pages
-                .iter()
-                .map(|p| match (p.gap, p.current) {
-                    (true, _) => "…".to_string(),
-                    (_, true) => format!("[{}]", p.number),
-                    _ => p.number.to_string(),
-                })
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        assert_eq!(shown(5, 10), "1 … 3 4 [5] 6 7 … 10");
-        assert_eq!(shown(1, 10), "[1] 2 3 … 10");
-        assert_eq!(shown(10, 10), "1 … 8 9 [10]");
-        assert_eq!(shown(4, 7), "1 2 3 [4] 5 6 7");
-        assert_eq!(shown(1, 1), "[1]");
-        let p = paginator("cs.DC", 2, 400, &urls);
-        assert_eq!(p.pages.last().unwrap().url, "/d/categories/cs.DC/page/400/");
-        assert_eq!(p.prev.as_deref(), Some("/d/categories/cs.DC/"));
-    }
 
     #[test]
     fn citation_names_and_keys() {

@@ -1,0 +1,276 @@
+//! How a category's list is cut into pages, and the pager that links them.
+//!
+//! Pages are numbered from the oldest papers: `/page/1/` holds a category's first
+//! `paginate_by` papers and keeps them for good, so a full page never changes when a new
+//! week is added. That makes old pages permalinks worth citing and archiving, and lets an
+//! incremental build leave them alone; numbering from the newest (Zola's and Hugo's way)
+//! shifts every page of a category every week. The front page, `/categories/<cat>/`,
+//! shows the newest papers: the two newest numbered pages, so that "Older" continues with
+//! the page after them and no paper is shown twice in a row.
+
+use super::views::Urls;
+use serde::Serialize;
+use std::ops::Range;
+
+/// Where a category's list pages sit: the front page, or page `n` counted from the oldest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ListPage {
+    Front,
+    Numbered(usize),
+}
+
+/// A category of `len` papers (newest first, as `Category::papers` holds them) cut into
+/// pages of `per_page`.
+#[derive(Clone, Copy, Debug)]
+pub struct Split {
+    pub len: usize,
+    pub per_page: usize,
+}
+
+impl Split {
+    /// Numbered pages: none while the front page holds every paper.
+    pub fn numbered(&self) -> usize {
+        if self.len <= self.per_page {
+            0
+        } else {
+            self.len.div_ceil(self.per_page)
+        }
+    }
+
+    /// The papers of a page, as a range of the newest-first list.
+    pub fn range(&self, page: ListPage) -> Range<usize> {
+        match page {
+            ListPage::Front => {
+                let older = self.numbered().saturating_sub(2);
+                0..self.len - older * self.per_page
+            }
+            ListPage::Numbered(n) => {
+                let end = self.len - (n - 1) * self.per_page;
+                end.saturating_sub(self.per_page)..end
+            }
+        }
+    }
+
+    /// Every page, the front page first.
+    pub fn pages(&self) -> impl Iterator<Item = ListPage> {
+        std::iter::once(ListPage::Front).chain((1..=self.numbered()).map(ListPage::Numbered))
+    }
+}
+
+pub fn front_rel(slug: &str) -> String {
+    format!("categories/{slug}/")
+}
+
+pub fn rel(slug: &str, page: ListPage) -> String {
+    match page {
+        ListPage::Front => front_rel(slug),
+        ListPage::Numbered(n) => format!("categories/{slug}/page/{n}/"),
+    }
+}
+
+/// What `category.html` gets as `paginator`. Everything in it goes into the page's
+/// fingerprint, so it holds nothing that changes while the page's papers stay the same:
+/// no page count, and only the numbered pages near this one.
+#[derive(Serialize)]
+pub struct Paginator {
+    /// This page's number; none on the front page.
+    pub current: Option<usize>,
+    /// On a numbered page, its papers' positions counted from the category's oldest
+    /// (1-based, inclusive).
+    pub first: Option<usize>,
+    pub last: Option<usize>,
+    /// The newer page (`rel="prev"`), or none on the front page.
+    pub prev: Option<String>,
+    /// The older page (`rel="next"`), or none where there is none.
+    pub next: Option<String>,
+    /// The front page.
+    pub newest: String,
+    /// Numbered pages to link, newest first, with gaps.
+    pub pages: Vec<PageLink>,
+}
+
+#[derive(Serialize)]
+pub struct PageLink {
+    pub number: usize,
+    pub url: String,
+    pub current: bool,
+    /// Stands for the pages left out between its neighbours (shown as "…").
+    pub gap: bool,
+}
+
+/// Numbered pages linked on either side of the current one.
+const WINDOW: usize = 2;
+
+pub fn paginator(slug: &str, split: Split, page: ListPage, urls: &Urls) -> Paginator {
+    let url = |n: usize| urls.path(&rel(slug, ListPage::Numbered(n)));
+    let total = split.numbered();
+    let newest = urls.path(&front_rel(slug));
+    // The numbers shown, newest first: near this page (or, on the front page, the newest
+    // ones), then the oldest page.
+    let (current, near) = match page {
+        ListPage::Front => (None, total.saturating_sub(WINDOW)..=total),
+        ListPage::Numbered(n) => (Some(n), n.saturating_sub(WINDOW)..=(n + WINDOW).min(total)),
+    };
+    let near = (*near.start()).max(1)..=*near.end();
+    let mut pages = Vec::new();
+    if total > 0 {
+        if *near.end() < total {
+            pages.push(gap(*near.end() + 1));
+        }
+        for n in near.clone().rev() {
+            pages.push(PageLink {
+                number: n,
+                url: url(n),
+                current: Some(n) == current,
+                gap: false,
+            });
+        }
+        if *near.start() > 2 {
+            pages.push(gap(*near.start() - 1));
+        }
+        if *near.start() > 1 {
+            pages.push(PageLink {
+                number: 1,
+                url: url(1),
+                current: false,
+                gap: false,
+            });
+        }
+    }
+    let (first, last, prev, next) = match page {
+        ListPage::Front => {
+            let older = total.saturating_sub(2);
+            (None, None, None, (older > 0).then(|| url(older)))
+        }
+        ListPage::Numbered(n) => {
+            let r = split.range(page);
+            let prev = if n < total {
+                url(n + 1)
+            } else {
+                newest.clone()
+            };
+            let first = split.len - r.end + 1;
+            (
+                Some(first),
+                Some(first + r.len() - 1),
+                Some(prev),
+                (n > 1).then(|| url(n - 1)),
+            )
+        }
+    };
+    Paginator {
+        current,
+        first,
+        last,
+        prev,
+        next,
+        newest,
+        pages,
+    }
+}
+
+fn gap(number: usize) -> PageLink {
+    PageLink {
+        number,
+        url: String::new(),
+        current: false,
+        gap: true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split(len: usize) -> Split {
+        Split { len, per_page: 10 }
+    }
+
+    #[test]
+    fn pages_are_counted_from_the_oldest_and_the_front_page_shows_the_newest_two() {
+        // 45 papers, newest first: page 1 is the oldest ten, page 5 the newest five.
+        let s = split(45);
+        assert_eq!(s.numbered(), 5);
+        assert_eq!(s.range(ListPage::Numbered(1)), 35..45);
+        assert_eq!(s.range(ListPage::Numbered(4)), 5..15);
+        assert_eq!(s.range(ListPage::Numbered(5)), 0..5);
+        assert_eq!(s.range(ListPage::Front), 0..15);
+        // Every paper is on exactly one numbered page.
+        let mut seen: Vec<usize> = (1..=5)
+            .flat_map(|n| s.range(ListPage::Numbered(n)))
+            .collect();
+        seen.sort();
+        assert_eq!(seen, (0..45).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_full_page_keeps_its_papers_when_newer_ones_come() {
+        let (before, after) = (split(45), split(58));
+        for n in 1..=4 {
+            let page = ListPage::Numbered(n);
+            // The same papers, counted from the oldest: the list grows at the front.
+            let shift = |r: Range<usize>, len: usize| (len - r.end)..(len - r.start);
+            assert_eq!(
+                shift(before.range(page), 45),
+                shift(after.range(page), 58),
+                "page {n}"
+            );
+        }
+    }
+
+    #[test]
+    fn small_categories_have_only_a_front_page() {
+        assert_eq!(split(10).numbered(), 0);
+        assert_eq!(split(10).range(ListPage::Front), 0..10);
+        assert_eq!(split(0).range(ListPage::Front), 0..0);
+        assert_eq!(split(11).numbered(), 2);
+        assert_eq!(split(11).range(ListPage::Front), 0..11);
+    }
+
+    fn shown(p: &Paginator) -> String {
+        p.pages
+            .iter()
+            .map(|p| match (p.gap, p.current) {
+                (true, _) => "…".to_string(),
+                (_, true) => format!("[{}]", p.number),
+                _ => p.number.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn the_pager_links_newer_and_older_pages_and_the_oldest() {
+        let urls = Urls::new("https://example.org/d/");
+        let p = |len, page| paginator("cs.DC", split(len), page, &urls);
+        let mid = p(200, ListPage::Numbered(10));
+        assert_eq!(shown(&mid), "… 12 11 [10] 9 8 … 1");
+        assert_eq!(mid.prev.as_deref(), Some("/d/categories/cs.DC/page/11/"));
+        assert_eq!(mid.next.as_deref(), Some("/d/categories/cs.DC/page/9/"));
+        assert_eq!((mid.first, mid.last), (Some(91), Some(100)));
+        let front = p(200, ListPage::Front);
+        assert_eq!(shown(&front), "20 19 18 … 1");
+        assert_eq!(front.current, None);
+        assert_eq!(front.prev, None);
+        assert_eq!(front.next.as_deref(), Some("/d/categories/cs.DC/page/18/"));
+        let newest = p(195, ListPage::Numbered(20));
+        assert_eq!(newest.prev.as_deref(), Some("/d/categories/cs.DC/"));
+        assert_eq!((newest.first, newest.last), (Some(191), Some(195)));
+        let oldest = p(200, ListPage::Numbered(1));
+        assert_eq!(shown(&oldest), "… 3 2 [1]");
+        assert_eq!(oldest.next, None);
+        assert_eq!(shown(&p(30, ListPage::Front)), "3 2 1");
+        assert_eq!(shown(&p(5, ListPage::Front)), "");
+    }
+
+    #[test]
+    fn an_old_page_s_pager_stays_the_same_as_pages_are_added() {
+        let urls = Urls::new("/");
+        let json = |len| {
+            serde_json::to_string(&paginator("x", split(len), ListPage::Numbered(5), &urls))
+                .unwrap()
+        };
+        // Page 5 links up to page 7, and a gap once there are more.
+        assert_eq!(json(81), json(500));
+    }
+}
