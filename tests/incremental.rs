@@ -414,6 +414,13 @@ fn unchanged_paper_files_are_not_parsed_again_and_changed_ones_are() {
     std::fs::write(&cached, text.replacen(title, "Cachedtitle", 1)).unwrap();
     let (_elsewhere, other_out) = build_elsewhere(site.path());
     assert!(read(other_out.join(page)).contains("Cachedtitle"));
+    // So is its abstract, which the cache holds apart from the entries and the build
+    // reads from the cache file only where a page shows it.
+    let words = "vibe coding";
+    assert!(read(public.join(page)).contains(words));
+    std::fs::write(&cached, text.replacen(words, "vibe CODING", 1)).unwrap();
+    let (_elsewhere, other_out) = build_elsewhere(site.path());
+    assert!(read(other_out.join(page)).contains("vibe CODING"));
     std::fs::write(&cached, &text).unwrap();
 
     // An edit of the same length is seen (its time and inode changed), as are a paper

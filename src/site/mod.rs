@@ -9,7 +9,7 @@ pub mod terms_cache;
 use crate::manifest::{Fingerprint, Hasher};
 use crate::paper::Week;
 use crate::store::frontmatter::{self, DigestFront, PaperFront};
-use abstracts::{Abstract, Spill, SpillWriter};
+use abstracts::{Abstract, Files, SpillWriter};
 use anyhow::{Context, Result, anyhow, bail};
 use parsed::ParseCache;
 use rayon::prelude::*;
@@ -74,7 +74,7 @@ pub struct Site {
     /// Paper index -> related papers, most similar first (filled by `compute_related`).
     pub related: Vec<Vec<usize>>,
     /// Where the abstracts are when they are not in memory.
-    spill: Option<Spill>,
+    abstract_files: Files,
 }
 
 impl Site {
@@ -82,10 +82,10 @@ impl Site {
     pub fn abstract_of(&self, i: usize) -> Result<Cow<'_, str>> {
         self.papers[i]
             .abstract_at
-            .text(self.spill.as_ref())
+            .text(&self.abstract_files)
             .with_context(|| {
                 format!(
-                    "cannot read back the abstract of {} from its temporary file",
+                    "cannot read back the abstract of {} from the file that holds it",
                     self.papers[i].source_path.display()
                 )
             })
@@ -97,9 +97,9 @@ impl Site {
             .iter()
             .map(|p| &p.abstract_at)
             .collect();
-        abstracts::texts(&list, self.spill.as_ref()).with_context(|| {
+        abstracts::texts(&list, &self.abstract_files).with_context(|| {
             format!(
-                "cannot read back the abstracts of papers {}..{} from their temporary file",
+                "cannot read back the abstracts of papers {}..{} from the files that hold them",
                 range.start, range.end
             )
         })
@@ -275,23 +275,36 @@ pub fn load_with(
     let paper_files = markdown_files(&papers_dir)?;
     let digest_files = markdown_files(&content_dir.join("digests"))?;
     let spill = paper_files.len() > abstracts_in_memory_up_to;
-    let (papers, spill) = read_papers(&papers_dir, &paper_files, spill, cache)?;
+    let (papers, files) = read_papers(
+        &papers_dir,
+        &paper_files,
+        spill,
+        cache,
+        CACHE_FILES_KEPT_OPEN,
+    )?;
     let digests = collect_in_order(digest_files.par_iter().map(|p| read_digest(p)).collect())?;
-    index(papers, spill, digests, &digest_files)
+    index(papers, files, digests, &digest_files)
 }
 
+/// Folders whose parse cache files stay open for their abstracts; the abstracts of any
+/// more are read with the entries, well below the usual limit of 1,024 open files.
+const CACHE_FILES_KEPT_OPEN: usize = 400;
+
 /// Reads the paper files a folder at a time, from the cache where it has them, and when
-/// `spill` moves each folder's abstracts to a temporary file (while the next folder is
-/// read), so that only two folders' are ever in memory.
+/// `spill` moves the abstracts parsed from each folder to a temporary file (while the next
+/// folder is read), so that only two folders' are ever in memory. Abstracts from the
+/// cache stay in its files.
 fn read_papers(
     papers_dir: &Path,
     files: &[PathBuf],
     spill: bool,
     cache: Option<&ParseCache>,
-) -> Result<(Vec<PaperEntry>, Option<Spill>)> {
+    kept_open: usize,
+) -> Result<(Vec<PaperEntry>, Files)> {
     let spill_error = || "cannot write the abstracts to a temporary file (is TMPDIR writable?)";
+    // File 0 is the temporary file, file k + 1 folder k's cache file.
     let mut writer = if spill {
-        Some(SpillWriter::new().with_context(spill_error)?)
+        Some(SpillWriter::new(0).with_context(spill_error)?)
     } else {
         None
     };
@@ -305,7 +318,8 @@ fn read_papers(
         folders.entry(folder).or_default().push(path);
     }
     let mut papers = Vec::with_capacity(files.len());
-    let mut keep = |read: Vec<PaperEntry>| -> Result<()> {
+    let mut abstract_files = Files::default();
+    let mut keep = |(read, file): ReadFolder| -> Result<()> {
         for mut p in read {
             if let Some(writer) = writer.as_mut()
                 && let Abstract::Held(text) = &p.abstract_at
@@ -314,68 +328,107 @@ fn read_papers(
             }
             papers.push(p);
         }
+        if let Some((at, file)) = file {
+            abstract_files.put(at, file);
+        }
         Ok(())
     };
-    let mut previous: Option<Vec<PaperEntry>> = None;
-    for (folder, paths) in &folders {
+    let mut previous: Option<ReadFolder> = None;
+    for (k, (folder, paths)) in folders.iter().enumerate() {
+        let file_no = (k < kept_open).then_some(k as u32 + 1);
         let (kept, read) = rayon::join(
             || previous.take().map(&mut keep).transpose(),
-            || read_folder(folder, paths, cache),
+            || read_folder(folder, paths, cache, file_no),
         );
         kept?;
         previous = Some(read?);
     }
     previous.map(&mut keep).transpose()?;
-    let spill = match writer {
-        Some(w) => Some(w.finish().with_context(spill_error)?),
-        None => None,
-    };
-    Ok((papers, spill))
+    if let Some(w) = writer {
+        w.finish(&mut abstract_files).with_context(spill_error)?;
+    }
+    Ok((papers, abstract_files))
 }
 
+/// A folder's papers, and the cache file their abstracts are in (with its number).
+type ReadFolder = (Vec<PaperEntry>, Option<(u32, std::fs::File)>);
+
 /// The papers of one content folder: from the cache when a file's stamp is the one it
-/// recorded, parsed otherwise; the folder's cache is rewritten when anything missed.
+/// recorded, parsed otherwise; the folder's cache is rewritten when anything missed. With
+/// `file_no`, abstracts from the cache are left in its file, which becomes that number.
 fn read_folder(
     folder: &str,
     paths: &[&PathBuf],
     cache: Option<&ParseCache>,
-) -> Result<Vec<PaperEntry>> {
-    let mut kept = cache.map(|c| c.load(folder)).unwrap_or_default();
+    file_no: Option<u32>,
+) -> Result<ReadFolder> {
+    let mut kept = cache.and_then(|c| c.load(folder));
+    let mut entries = kept
+        .as_mut()
+        .map(|k| std::mem::take(&mut k.entries))
+        .unwrap_or_default();
+    // The cache file is read through `files` until it is handed over: number 0 stands in
+    // when it is not to stay open.
+    let at = file_no.unwrap_or(0);
     let name = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned());
     let jobs: Vec<(&PathBuf, Option<parsed::Entry>)> = paths
         .iter()
-        .map(|&p| (p, name(p).and_then(|n| kept.remove(&n))))
+        .map(|&p| (p, name(p).and_then(|n| entries.remove(&n))))
         .collect();
-    let read: Vec<(Option<parsed::Stamp>, PaperEntry, bool)> = collect_in_order(
+    let mut read: Vec<(Option<parsed::Stamp>, PaperEntry, bool)> = collect_in_order(
         jobs.into_par_iter()
             .map(|(path, entry)| {
                 // Only a build that keeps a cache needs the stamp. It is taken before the
                 // file is read: a change while it is read shows next time.
                 let stamp = cache.and_then(|_| parsed::Stamp::of(path).ok());
-                if let (Some(stamp), Some(entry)) = (stamp, entry)
+                if let (Some(stamp), Some(entry), Some(kept)) = (stamp, entry, kept.as_ref())
                     && entry.stamp() == stamp
                 {
-                    return Ok((Some(stamp), entry.into_paper(path.clone()), true));
+                    let abstract_at = kept.abstract_of(&entry, at);
+                    return Ok((
+                        Some(stamp),
+                        entry.into_paper(path.clone(), abstract_at),
+                        true,
+                    ));
                 }
                 Ok((stamp, read_paper(path)?, false))
             })
             .collect(),
     )?;
+    let mut files = Files::default();
+    if let Some(kept) = kept {
+        files.put(at, kept.into_file());
+    }
+    if file_no.is_none() {
+        // Read now, while the file is at hand.
+        for (_, paper, _) in &mut read {
+            if let Abstract::InFile { .. } = paper.abstract_at {
+                let text = paper.abstract_at.text(&files).with_context(|| {
+                    format!(
+                        "cannot read the parse cache of {}",
+                        paper.source_path.display()
+                    )
+                })?;
+                paper.abstract_at = Abstract::Held(text.into_owned());
+            }
+        }
+    }
     if let Some(cache) = cache
-        && (!kept.is_empty() || read.iter().any(|(_, _, hit)| !hit))
+        && (!entries.is_empty() || read.iter().any(|(_, _, hit)| !hit))
     {
         let stamped: Vec<(parsed::Stamp, &PaperEntry)> = read
             .iter()
             .filter_map(|(stamp, paper, _)| Some(((*stamp)?, paper)))
             .collect();
-        cache.save(folder, &stamped);
+        cache.save(folder, &stamped, &files);
     }
-    Ok(read.into_iter().map(|(_, paper, _)| paper).collect())
+    let file = file_no.and_then(|at| Some((at, files.take(at)?)));
+    Ok((read.into_iter().map(|(_, paper, _)| paper).collect(), file))
 }
 
 fn index(
     mut papers: Vec<PaperEntry>,
-    spill: Option<Spill>,
+    abstract_files: Files,
     digests: Vec<DigestFile>,
     digest_files: &[PathBuf],
 ) -> Result<Site> {
@@ -522,7 +575,7 @@ fn index(
         week_of,
         authors,
         author_index,
-        spill,
+        abstract_files,
     })
 }
 
@@ -543,5 +596,105 @@ pub fn category_slug(name: &str) -> String {
         "uncategorized".into()
     } else {
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Three folders of two papers, their files a minute old (settled, for the cache).
+    fn content(dir: &Path) -> Vec<PathBuf> {
+        let mut files = Vec::new();
+        for (folder, ids) in [
+            ("2601", ["2601.00001", "2601.00002"]),
+            ("2602", ["2602.00001", "2602.00002"]),
+            ("2603", ["2603.00001", "2603.00002"]),
+        ] {
+            std::fs::create_dir_all(dir.join(folder)).unwrap();
+            for id in ids {
+                let path = dir.join(folder).join(format!("{id}.md"));
+                std::fs::write(
+                    &path,
+                    format!(
+                        "+++\nid = \"{id}\"\ntitle = \"Paper {id}\"\npublished = 2026-01-05T00:00:00Z\nupdated = 2026-01-05T00:00:00Z\nabstract = \"The abstract of {id}.\"\n+++\n"
+                    ),
+                )
+                .unwrap();
+                let minute_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+                std::fs::File::options()
+                    .write(true)
+                    .open(&path)
+                    .unwrap()
+                    .set_modified(minute_ago)
+                    .unwrap();
+                files.push(path);
+            }
+        }
+        files
+    }
+
+    fn abstracts(papers: &[PaperEntry], files: &Files) -> Vec<String> {
+        papers
+            .iter()
+            .map(|p| p.abstract_at.text(files).unwrap().into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn abstracts_from_the_cache_stay_in_its_files_up_to_a_number_of_folders() {
+        let dir = tempfile::tempdir().unwrap();
+        let papers_dir = dir.path().join("papers");
+        let paper_files = content(&papers_dir);
+        let cache = ParseCache::new(dir.path().join("cache"));
+        let (parsed, files) =
+            read_papers(&papers_dir, &paper_files, false, Some(&cache), 2).unwrap();
+        assert!(
+            parsed
+                .iter()
+                .all(|p| matches!(p.abstract_at, Abstract::Held(_)))
+        );
+        let expected = abstracts(&parsed, &files);
+        assert_eq!(expected[0], "The abstract of 2601.00001.");
+
+        let (cached, files) =
+            read_papers(&papers_dir, &paper_files, false, Some(&cache), 2).unwrap();
+        let in_file: Vec<Option<u32>> = cached
+            .iter()
+            .map(|p| match p.abstract_at {
+                Abstract::InFile { file, .. } => Some(file),
+                Abstract::Held(_) => None,
+            })
+            .collect();
+        // The first two folders' files stay open; the third folder's abstracts are read.
+        assert_eq!(in_file, [Some(1), Some(1), Some(2), Some(2), None, None]);
+        assert_eq!(abstracts(&cached, &files), expected);
+
+        // Spilled: parsed abstracts go to the temporary file, cached ones stay.
+        std::fs::write(
+            &paper_files[0],
+            read_to(&paper_files[0]).replace("The abstract", "An abstract"),
+        )
+        .unwrap();
+        let (mixed, files) = read_papers(&papers_dir, &paper_files, true, Some(&cache), 2).unwrap();
+        assert!(matches!(
+            mixed[0].abstract_at,
+            Abstract::InFile { file: 0, .. }
+        ));
+        assert!(matches!(
+            mixed[1].abstract_at,
+            Abstract::InFile { file: 1, .. }
+        ));
+        assert!(matches!(
+            mixed[4].abstract_at,
+            Abstract::InFile { file: 0, .. }
+        ));
+        let mut changed = expected.clone();
+        changed[0] = "An abstract of 2601.00001.".into();
+        assert_eq!(abstracts(&mixed, &files), changed);
+    }
+
+    fn read_to(path: &Path) -> String {
+        std::fs::read_to_string(path).unwrap()
     }
 }

@@ -3,13 +3,15 @@
 //! week's fetch touches a few thousand of its files.
 //!
 //! One file per content folder (`.cache/parsed/<hash of the folder>.jsonl`): a header line,
-//! then one line per paper file with the file's size, modification time and inode and what
-//! parsing it gave. An entry is used only when all three still match and the binary is
-//! the one that wrote it; anything unreadable is a miss, never an error. A folder's file
-//! is rewritten, whole and atomically, when any of its entries missed.
+//! the folder's abstracts one after another, then one line per paper file with the file's
+//! size, modification time and inode, what parsing it gave, and where its abstract is. An
+//! entry is used only when all three still match and the binary is the one that wrote it;
+//! anything unreadable is a miss, never an error. A folder's file is rewritten, whole and
+//! atomically, when any of its entries missed. The abstracts are not read with the entries:
+//! the papers point into the file, which stays open for the build.
 
 use super::PaperEntry;
-use super::abstracts::Abstract;
+use super::abstracts::{Abstract, Files};
 use crate::manifest::Fingerprint;
 use crate::store::frontmatter::PaperFront;
 use serde::{Deserialize, Serialize};
@@ -19,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 /// Bumped when what an entry holds changes.
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 
 /// A file changed this recently may change again within the same timestamp; such an
 /// entry is not written, and the file is parsed again next time.
@@ -58,6 +60,8 @@ struct Header {
     format: u32,
     binary: String,
     folder: String,
+    /// The abstracts' bytes, right after this line.
+    abstracts_len: u64,
 }
 
 /// One parsed paper file.
@@ -68,8 +72,9 @@ pub struct Entry {
     content_hash: Fingerprint,
     corpus_hash: Fingerprint,
     body_html: String,
-    abstract_text: String,
-    /// With an empty abstract: it is in `abstract_text`.
+    /// Offset (from the start of the abstracts) and length.
+    abstract_at: (u64, u32),
+    /// With an empty abstract: it is at `abstract_at`.
     front: PaperFront,
 }
 
@@ -78,11 +83,11 @@ impl Entry {
         self.stamp
     }
 
-    pub fn into_paper(self, path: PathBuf) -> PaperEntry {
+    pub fn into_paper(self, path: PathBuf, abstract_at: Abstract) -> PaperEntry {
         PaperEntry {
             slug: self.front.id.slug(),
             front: self.front,
-            abstract_at: Abstract::Held(self.abstract_text),
+            abstract_at,
             body_html: self.body_html,
             source_path: path,
             content_hash: self.content_hash,
@@ -99,8 +104,31 @@ struct EntryRef<'a> {
     content_hash: Fingerprint,
     corpus_hash: Fingerprint,
     body_html: &'a str,
-    abstract_text: &'a str,
+    abstract_at: (u64, u32),
     front: &'a PaperFront,
+}
+
+/// A folder's kept entries, by file name, and the open file that holds their abstracts.
+pub struct Kept {
+    pub entries: HashMap<String, Entry>,
+    file: std::fs::File,
+    abstracts_at: u64,
+}
+
+impl Kept {
+    /// Where `entry`'s abstract is once this file is number `file` of the site's `Files`.
+    pub fn abstract_of(&self, entry: &Entry, file: u32) -> Abstract {
+        Abstract::InFile {
+            file,
+            offset: self.abstracts_at + entry.abstract_at.0,
+            len: entry.abstract_at.1,
+        }
+    }
+
+    /// The file that holds the abstracts.
+    pub fn into_file(self) -> std::fs::File {
+        self.file
+    }
 }
 
 /// Where parsed files are kept.
@@ -119,40 +147,76 @@ impl ParseCache {
     }
 
     /// The entries kept for the files of `folder` (relative to `content/papers`), by file
-    /// name.
-    pub fn load(&self, folder: &str) -> HashMap<String, Entry> {
+    /// name, with their abstracts left in the file.
+    pub fn load(&self, folder: &str) -> Option<Kept> {
         use rayon::prelude::*;
-        let Ok(bytes) = std::fs::read(self.path(folder)) else {
-            return HashMap::new();
-        };
-        // serde_json escapes newlines inside strings: every line is one value.
-        let mut lines = bytes.split(|&b| b == b'\n').filter(|l| !l.is_empty());
-        let header: Option<Header> = lines.next().and_then(|l| serde_json::from_slice(l).ok());
-        match header {
-            Some(h)
-                if h.format == FORMAT
-                    && h.binary == crate::manifest::binary_identity()
-                    && h.folder == folder => {}
-            _ => return HashMap::new(),
+        use std::io::{BufRead, Read};
+        let mut file = std::io::BufReader::new(std::fs::File::open(self.path(folder)).ok()?);
+        let mut line = Vec::new();
+        file.read_until(b'\n', &mut line).ok()?;
+        let header: Header = serde_json::from_slice(&line).ok()?;
+        if header.format != FORMAT
+            || header.binary != crate::manifest::binary_identity()
+            || header.folder != folder
+        {
+            return None;
         }
-        let lines: Vec<&[u8]> = lines.collect();
-        let entries: Option<Vec<Entry>> = lines
+        let abstracts_at = line.len() as u64;
+        let mut file = file.into_inner();
+        std::io::Seek::seek(
+            &mut file,
+            std::io::SeekFrom::Start(abstracts_at + header.abstracts_len),
+        )
+        .ok()?;
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes).ok()?;
+        // serde_json escapes newlines inside strings: every line is one value.
+        let lines: Vec<&[u8]> = bytes
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .collect();
+        let entries: Vec<Entry> = lines
             .par_iter()
             .map(|l| serde_json::from_slice::<Entry>(l).ok())
-            .collect();
-        entries
-            .unwrap_or_default()
-            .into_iter()
-            .map(|e| (e.name.clone(), e))
-            .collect()
+            .collect::<Option<_>>()?;
+        // An abstract outside the abstracts would be read as something else.
+        let end = header.abstracts_len;
+        if entries
+            .iter()
+            .any(|e| e.abstract_at.0 + u64::from(e.abstract_at.1) > end)
+        {
+            return None;
+        }
+        Some(Kept {
+            entries: entries.into_iter().map(|e| (e.name.clone(), e)).collect(),
+            file,
+            abstracts_at,
+        })
     }
 
-    /// Rewrites the entries of `folder`: (stamp taken before the file was read, paper).
-    /// Failing to write only costs the next build some parsing.
-    pub fn save(&self, folder: &str, papers: &[(Stamp, &PaperEntry)]) {
+    /// Rewrites the entries of `folder`: (stamp taken before the file was read, paper),
+    /// reading from `files` the abstracts that are not in memory. Failing to write only
+    /// costs the next build some parsing.
+    pub fn save(&self, folder: &str, papers: &[(Stamp, &PaperEntry)], files: &Files) {
         use rayon::prelude::*;
         let now = SystemTime::now();
         let write = || -> std::io::Result<()> {
+            let papers: Vec<(Stamp, &PaperEntry, &std::ffi::OsStr)> = papers
+                .iter()
+                .filter(|(stamp, _)| stamp.settled(now))
+                .filter_map(|&(stamp, p)| Some((stamp, p, p.source_path.file_name()?)))
+                .collect();
+            let texts: Vec<std::borrow::Cow<str>> = papers
+                .par_iter()
+                .map(|(_, p, _)| p.abstract_at.text(files))
+                .collect::<std::io::Result<_>>()?;
+            let mut at = Vec::with_capacity(texts.len());
+            let mut abstracts_len = 0u64;
+            for t in &texts {
+                let len = u32::try_from(t.len()).map_err(std::io::Error::other)?;
+                at.push((abstracts_len, len));
+                abstracts_len += u64::from(len);
+            }
             std::fs::create_dir_all(&self.dir)?;
             let mut out = std::io::BufWriter::new(tempfile::NamedTempFile::new_in(&self.dir)?);
             serde_json::to_writer(
@@ -161,23 +225,20 @@ impl ParseCache {
                     format: FORMAT,
                     binary: crate::manifest::binary_identity(),
                     folder: folder.to_string(),
+                    abstracts_len,
                 },
             )?;
             out.write_all(b"\n")?;
+            for t in &texts {
+                out.write_all(t.as_bytes())?;
+            }
             // Serialized on all cores, a slice at a time, and written in order.
             let slices: Vec<Vec<u8>> = papers
                 .par_chunks(1024)
-                .map(|slice| {
+                .zip(at.par_chunks(1024))
+                .map(|(slice, at)| {
                     let mut bytes = Vec::new();
-                    for &(stamp, paper) in slice {
-                        let (Abstract::Held(abstract_text), Some(name)) =
-                            (&paper.abstract_at, paper.source_path.file_name())
-                        else {
-                            continue;
-                        };
-                        if !stamp.settled(now) {
-                            continue;
-                        }
+                    for (&(stamp, paper, name), &abstract_at) in slice.iter().zip(at) {
                         serde_json::to_writer(
                             &mut bytes,
                             &EntryRef {
@@ -186,7 +247,7 @@ impl ParseCache {
                                 content_hash: paper.content_hash,
                                 corpus_hash: paper.corpus_hash,
                                 body_html: &paper.body_html,
-                                abstract_text,
+                                abstract_at,
                                 front: &paper.front,
                             },
                         )?;
