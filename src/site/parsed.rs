@@ -2,13 +2,14 @@
 //! that changed. Parsing front matter is most of what loading a large site costs, and a
 //! week's fetch touches a few thousand of its files.
 //!
-//! One file per content folder (`.cache/parsed/<hash of the folder>.jsonl`): a header line,
-//! the folder's abstracts one after another, then one line per paper file with the file's
-//! size, modification time and inode, what parsing it gave, and where its abstract is. An
-//! entry is used only when all three still match and the binary is the one that wrote it;
-//! anything unreadable is a miss, never an error. A folder's file is rewritten, whole and
-//! atomically, when any of its entries missed. The abstracts are not read with the entries:
-//! the papers point into the file, which stays open for the build.
+//! One file per content folder (`.cache/parsed/<hash of the folder>.bin`): a JSON header
+//! line, the folder's abstracts one after another, then the entries in postcard, in chunks
+//! decoded on all cores. An entry holds the paper file's size, modification time and
+//! inode, what parsing it gave, and where its abstract is. It is used only when all three
+//! still match and the binary is the one that wrote it; anything unreadable is a miss,
+//! never an error. A folder's file is rewritten, whole and atomically, when any of its
+//! entries missed. The abstracts are not read with the entries: the papers point into the
+//! file, which stays open for the build.
 
 use super::PaperEntry;
 use super::abstracts::{Abstract, Files};
@@ -21,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 /// Bumped when what an entry holds changes.
-const FORMAT: u32 = 2;
+const FORMAT: u32 = 3;
 
 /// A file changed this recently may change again within the same timestamp; such an
 /// entry is not written, and the file is parsed again next time.
@@ -64,17 +65,129 @@ struct Header {
     abstracts_len: u64,
 }
 
-/// One parsed paper file.
+/// One parsed paper file, as stored: `S` is `String` when read, `&str` when written.
 #[derive(Serialize, Deserialize)]
+struct Record<S> {
+    name: S,
+    stamp: Stamp,
+    content_hash: Fingerprint,
+    corpus_hash: Fingerprint,
+    body_html: S,
+    /// Offset (from the start of the abstracts) and length.
+    abstract_at: (u64, u32),
+    front: Front<S>,
+}
+
+/// A paper's front matter without its abstract, in plain values: postcard does not
+/// describe what it stores, and `PaperFront`'s own `Deserialize` asks the format what a
+/// value is (a date may be a string or a TOML date).
+#[derive(Serialize, Deserialize)]
+struct Front<S> {
+    id: S,
+    version: u32,
+    title: S,
+    authors: Vec<S>,
+    /// Seconds and nanoseconds since 1970.
+    published: (i64, u32),
+    updated: (i64, u32),
+    announced: Option<(i64, u32)>,
+    primary_category: S,
+    categories: Vec<S>,
+    comment: S,
+    journal_ref: S,
+    doi: S,
+    source: S,
+    links: [S; 2],
+    review: (S, S, Vec<S>, S, S),
+    /// As JSON.
+    extra: Option<String>,
+}
+
+fn instant(t: &chrono::DateTime<chrono::Utc>) -> (i64, u32) {
+    (t.timestamp(), t.timestamp_subsec_nanos())
+}
+
+fn from_instant((secs, nanos): (i64, u32)) -> Option<chrono::DateTime<chrono::Utc>> {
+    chrono::DateTime::from_timestamp(secs, nanos)
+}
+
+impl<'a> Front<&'a str> {
+    fn of(f: &'a PaperFront) -> Front<&'a str> {
+        let strs = |v: &'a [String]| v.iter().map(String::as_str).collect();
+        let r = &f.review;
+        Front {
+            id: f.id.as_str(),
+            version: f.version,
+            title: &f.title,
+            authors: strs(&f.authors),
+            published: instant(&f.published),
+            updated: instant(&f.updated),
+            announced: f.announced.as_ref().map(instant),
+            primary_category: &f.primary_category,
+            categories: strs(&f.categories),
+            comment: &f.comment,
+            journal_ref: &f.journal_ref,
+            doi: &f.doi,
+            source: &f.source,
+            links: [&f.links.abs, &f.links.pdf],
+            review: (
+                &r.headline,
+                &r.summary,
+                strs(&r.badges),
+                &r.figure,
+                &r.figure_caption,
+            ),
+            extra: f.extra.as_ref().map(|v| v.to_string()),
+        }
+    }
+}
+
+impl Front<String> {
+    /// The front matter, or none where a value is out of range (a damaged cache).
+    fn into_front(self) -> Option<PaperFront> {
+        let [abs, pdf] = self.links;
+        let (headline, summary, badges, figure, figure_caption) = self.review;
+        Some(PaperFront {
+            id: crate::paper::PaperId::try_from(self.id).ok()?,
+            version: self.version,
+            title: self.title,
+            authors: self.authors,
+            published: from_instant(self.published)?,
+            updated: from_instant(self.updated)?,
+            announced: match self.announced {
+                Some(t) => Some(from_instant(t)?),
+                None => None,
+            },
+            primary_category: self.primary_category,
+            categories: self.categories,
+            abstract_text: String::new(),
+            comment: self.comment,
+            journal_ref: self.journal_ref,
+            doi: self.doi,
+            source: self.source,
+            links: crate::paper::Links { abs, pdf },
+            review: crate::store::frontmatter::Review {
+                headline,
+                summary,
+                badges,
+                figure,
+                figure_caption,
+            },
+            extra: match self.extra {
+                Some(json) => Some(serde_json::from_str(&json).ok()?),
+                None => None,
+            },
+        })
+    }
+}
+
+/// One kept paper file.
 pub struct Entry {
-    name: String,
     stamp: Stamp,
     content_hash: Fingerprint,
     corpus_hash: Fingerprint,
     body_html: String,
-    /// Offset (from the start of the abstracts) and length.
     abstract_at: (u64, u32),
-    /// With an empty abstract: it is at `abstract_at`.
     front: PaperFront,
 }
 
@@ -96,17 +209,8 @@ impl Entry {
     }
 }
 
-/// The entry of `paper` as written, borrowing it.
-#[derive(Serialize)]
-struct EntryRef<'a> {
-    name: &'a str,
-    stamp: Stamp,
-    content_hash: Fingerprint,
-    corpus_hash: Fingerprint,
-    body_html: &'a str,
-    abstract_at: (u64, u32),
-    front: &'a PaperFront,
-}
+/// Entries are stored in chunks of this many, each decoded on its own core.
+const CHUNK: usize = 512;
 
 /// A folder's kept entries, by file name, and the open file that holds their abstracts.
 pub struct Kept {
@@ -143,7 +247,7 @@ impl ParseCache {
 
     fn path(&self, folder: &str) -> PathBuf {
         let hash = xxhash_rust::xxh3::xxh3_64(folder.as_bytes());
-        self.dir.join(format!("{hash:016x}.jsonl"))
+        self.dir.join(format!("{hash:016x}.bin"))
     }
 
     /// The entries kept for the files of `folder` (relative to `content/papers`), by file
@@ -170,25 +274,41 @@ impl ParseCache {
         .ok()?;
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes).ok()?;
-        // serde_json escapes newlines inside strings: every line is one value.
-        let lines: Vec<&[u8]> = bytes
-            .split(|&b| b == b'\n')
-            .filter(|l| !l.is_empty())
-            .collect();
-        let entries: Vec<Entry> = lines
-            .par_iter()
-            .map(|l| serde_json::from_slice::<Entry>(l).ok())
-            .collect::<Option<_>>()?;
-        // An abstract outside the abstracts would be read as something else.
-        let end = header.abstracts_len;
-        if entries
-            .iter()
-            .any(|e| e.abstract_at.0 + u64::from(e.abstract_at.1) > end)
-        {
-            return None;
+        // Chunks: a little-endian u32 length, then a postcard list of records.
+        let mut chunks = Vec::new();
+        let mut rest = &bytes[..];
+        while !rest.is_empty() {
+            let (len, tail) = rest.split_first_chunk::<4>()?;
+            let len = u32::from_le_bytes(*len) as usize;
+            chunks.push(tail.get(..len)?);
+            rest = &tail[len..];
         }
+        let decoded: Vec<Vec<Record<String>>> = chunks
+            .par_iter()
+            .map(|c| postcard::from_bytes(c).ok())
+            .collect::<Option<_>>()?;
+        let end = header.abstracts_len;
+        let entries: HashMap<String, Entry> = decoded
+            .into_iter()
+            .flatten()
+            .map(|r| {
+                // An abstract outside the abstracts would be read as something else.
+                if r.abstract_at.0 + u64::from(r.abstract_at.1) > end {
+                    return None;
+                }
+                let entry = Entry {
+                    stamp: r.stamp,
+                    content_hash: r.content_hash,
+                    corpus_hash: r.corpus_hash,
+                    body_html: r.body_html,
+                    abstract_at: r.abstract_at,
+                    front: r.front.into_front()?,
+                };
+                Some((r.name, entry))
+            })
+            .collect::<Option<_>>()?;
         Some(Kept {
-            entries: entries.into_iter().map(|e| (e.name.clone(), e)).collect(),
+            entries,
             file,
             abstracts_at,
         })
@@ -232,32 +352,36 @@ impl ParseCache {
             for t in &texts {
                 out.write_all(t.as_bytes())?;
             }
-            // Serialized on all cores, a slice at a time, and written in order.
-            let slices: Vec<Vec<u8>> = papers
-                .par_chunks(1024)
-                .zip(at.par_chunks(1024))
+            // Serialized on all cores, a chunk at a time, and written in order.
+            let chunks: Vec<Vec<u8>> = papers
+                .par_chunks(CHUNK)
+                .zip(at.par_chunks(CHUNK))
                 .map(|(slice, at)| {
-                    let mut bytes = Vec::new();
-                    for (&(stamp, paper, name), &abstract_at) in slice.iter().zip(at) {
-                        serde_json::to_writer(
-                            &mut bytes,
-                            &EntryRef {
-                                name: &name.to_string_lossy(),
-                                stamp,
-                                content_hash: paper.content_hash,
-                                corpus_hash: paper.corpus_hash,
-                                body_html: &paper.body_html,
-                                abstract_at,
-                                front: &paper.front,
-                            },
-                        )?;
-                        bytes.push(b'\n');
-                    }
-                    Ok(bytes)
+                    let names: Vec<std::borrow::Cow<str>> = slice
+                        .iter()
+                        .map(|(_, _, name)| name.to_string_lossy())
+                        .collect();
+                    let records: Vec<Record<&str>> = slice
+                        .iter()
+                        .zip(at)
+                        .zip(&names)
+                        .map(|((&(stamp, paper, _), &abstract_at), name)| Record {
+                            name: name.as_ref(),
+                            stamp,
+                            content_hash: paper.content_hash,
+                            corpus_hash: paper.corpus_hash,
+                            body_html: &paper.body_html,
+                            abstract_at,
+                            front: Front::of(&paper.front),
+                        })
+                        .collect();
+                    postcard::to_stdvec(&records).map_err(std::io::Error::other)
                 })
                 .collect::<std::io::Result<_>>()?;
-            for bytes in slices {
-                out.write_all(&bytes)?;
+            for chunk in chunks {
+                let len = u32::try_from(chunk.len()).map_err(std::io::Error::other)?;
+                out.write_all(&len.to_le_bytes())?;
+                out.write_all(&chunk)?;
             }
             let file = out.into_inner().map_err(|e| e.into_error())?;
             file.persist(self.path(folder)).map_err(|e| e.error)?;

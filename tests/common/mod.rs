@@ -176,6 +176,20 @@ pub fn edit(path: impl AsRef<Path>, from: &str, to: &str) {
     std::fs::write(p, text.replace(from, to)).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
 }
 
+/// `path` with the first `from` replaced by `to`, which must be as long: for binary files
+/// whose values carry their lengths.
+pub fn edit_bytes(path: impl AsRef<Path>, from: &str, to: &str) {
+    assert_eq!(from.len(), to.len(), "a same-length edit");
+    let p = path.as_ref();
+    let mut bytes = std::fs::read(p).unwrap();
+    let at = bytes
+        .windows(from.len())
+        .position(|w| w == from.as_bytes())
+        .unwrap_or_else(|| panic!("{} has no {from:?} to edit", p.display()));
+    bytes[at..at + to.len()].copy_from_slice(to.as_bytes());
+    std::fs::write(p, bytes).unwrap();
+}
+
 /// Every file below a folder with its bytes, for comparing whole sites.
 pub fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut out: Vec<(String, Vec<u8>)> = walkdir::WalkDir::new(dir)
