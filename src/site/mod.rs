@@ -480,27 +480,39 @@ fn index(
     }
     // Keyed by slug: two spellings that share a URL share a page (first name wins).
     let mut by_slug: BTreeMap<String, Category> = BTreeMap::new();
-    for (i, p) in papers.iter().enumerate() {
-        let mut cats = p.front.categories.clone();
-        if !p.front.primary_category.is_empty() && !cats.contains(&p.front.primary_category) {
-            cats.insert(0, p.front.primary_category.clone());
+    // A site has a few dozen category names and hundreds of thousands of papers.
+    let mut slug_of: HashMap<&str, String> = HashMap::new();
+    for p in &papers {
+        for c in std::iter::once(&p.front.primary_category).chain(&p.front.categories) {
+            if !slug_of.contains_key(c.as_str()) {
+                slug_of.insert(c, category_slug(c));
+            }
         }
-        let mut seen = Vec::new();
-        for c in cats {
-            let slug = category_slug(&c);
-            if seen.contains(&slug) {
+    }
+    for (i, p) in papers.iter().enumerate() {
+        let f = &p.front;
+        let primary = (!f.primary_category.is_empty()
+            && !f.categories.contains(&f.primary_category))
+        .then_some(&f.primary_category);
+        let mut seen: Vec<&str> = Vec::new();
+        for c in primary.into_iter().chain(&f.categories) {
+            let slug = &slug_of[c.as_str()];
+            if seen.contains(&slug.as_str()) {
                 continue;
             }
-            seen.push(slug.clone());
-            by_slug
-                .entry(slug.clone())
-                .or_insert_with(|| Category {
-                    name: c.clone(),
-                    slug,
-                    papers: Vec::new(),
-                })
-                .papers
-                .push(i);
+            seen.push(slug);
+            if let Some(category) = by_slug.get_mut(slug.as_str()) {
+                category.papers.push(i);
+            } else {
+                by_slug.insert(
+                    slug.clone(),
+                    Category {
+                        name: c.clone(),
+                        slug: slug.clone(),
+                        papers: vec![i],
+                    },
+                );
+            }
         }
     }
     let mut categories: Vec<Category> = by_slug.into_values().collect();
