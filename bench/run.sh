@@ -19,7 +19,7 @@ measure() { # label output-dir cmd...: the fastest of $runs runs, each into a fr
   local label=$1 dir=$2; shift 2
   local best=""
   for _ in $(seq "$runs"); do
-    rm -rf "$dir" "$(dirname "$dir")/.$(basename "$dir").manifest.json"
+    rm -rf "$dir" "$(dirname "$dir")/.$(basename "$dir").manifest"
     /usr/bin/time -o "$work/time" -f "%e %U %S %M" "$@" >/dev/null 2>&1
     read -r wall user sys rss <"$work/time"
     if [ -z "$best" ] || [ "$(echo "$wall < $best" | bc)" = 1 ]; then

@@ -2,11 +2,12 @@
 //! was rendered from. The next build renders only the pages whose fingerprint changed and
 //! keeps or links the others, so its output equals a full build.
 //!
-//! It lives beside the output folder (`.public.manifest.json`), names the output it
+//! It lives beside the output folder (`.public.manifest`), names the output it
 //! describes and the site-wide inputs (binary, config, templates). The site an
 //! incremental build replaces is kept as the next build's standby folder, with the
-//! manifest it had as `.public.standby.json`; each manifest exists only while it is true
-//! of its folder.
+//! manifest it had as `.public.standby.manifest`; each manifest exists only while it is
+//! true of its folder. A manifest is postcard after a magic prefix: it lists every page
+//! (125,000 at 100k papers), and two are read by every build.
 
 use crate::output::{beside, remove_file};
 use anyhow::{Context, Result};
@@ -16,7 +17,10 @@ use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::Xxh3;
 
 /// Bumped whenever what a fingerprint covers changes.
-const FORMAT: u32 = 2;
+const FORMAT: u32 = 3;
+
+/// What a manifest starts with.
+const MAGIC: &[u8; 8] = b"pbmanif\n";
 
 /// 128-bit fingerprints: collisions between two versions of a page are not a concern.
 pub type Fingerprint = u128;
@@ -50,18 +54,19 @@ pub fn of_bytes(b: &[u8]) -> Fingerprint {
     xxhash_rust::xxh3::xxh3_128(b)
 }
 
+/// A manifest as stored: `P` is `String` when read, `&str` when written.
 #[derive(Serialize, Deserialize)]
-struct File {
+struct File<P> {
     format: u32,
     /// The output folder this manifest describes.
     output: PathBuf,
     /// Site-wide inputs: binary, config, templates, what every page sees.
-    site: String,
-    /// Site-relative page path -> fingerprint, as hex.
-    pages: Vec<(String, String)>,
+    site: Fingerprint,
+    /// Site-relative page path -> fingerprint.
+    pages: Vec<(P, Fingerprint)>,
     /// What related papers and the search index are computed from (every paper's id,
     /// title, abstract, authors, categories, date), and the related papers it gave.
-    corpus: String,
+    corpus: Fingerprint,
     related: Vec<Vec<u32>>,
 }
 
@@ -76,30 +81,23 @@ pub struct Previous {
 
 /// Where the manifest of an output folder lives: beside it, hidden.
 pub fn path_for(output: &Path) -> PathBuf {
-    beside(output, "manifest.json")
+    beside(output, "manifest")
 }
 
 /// The manifest of the standby folder (`output::standby_dir`).
 fn standby_path(output: &Path) -> PathBuf {
-    beside(output, "standby.json")
+    beside(output, "standby.manifest")
 }
 
 /// The manifest of the site being replaced, while the swap happens: trusted by nobody.
 fn set_aside_path(output: &Path) -> PathBuf {
-    beside(output, "manifest.replaced.json")
+    beside(output, "manifest.replaced")
 }
 
-fn read(path: &Path, output: &Path) -> Option<File> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let file: File = serde_json::from_str(&text).ok()?;
+fn read(path: &Path, output: &Path) -> Option<File<String>> {
+    let bytes = std::fs::read(path).ok()?;
+    let file: File<String> = postcard::from_bytes(bytes.strip_prefix(MAGIC)?).ok()?;
     (file.format == FORMAT && file.output == absolute(output)).then_some(file)
-}
-
-fn parse_pages(pages: Vec<(String, String)>) -> Option<HashMap<String, Fingerprint>> {
-    pages
-        .into_iter()
-        .map(|(rel, hex)| Some((rel, u128::from_str_radix(&hex, 16).ok()?)))
-        .collect()
 }
 
 /// What the previous build into this folder made, whatever it was built from (every
@@ -111,9 +109,9 @@ pub fn load(output: &Path) -> Option<Previous> {
         return None;
     }
     Some(Previous {
-        site: u128::from_str_radix(&file.site, 16).ok()?,
-        pages: parse_pages(file.pages)?,
-        corpus: u128::from_str_radix(&file.corpus, 16).ok()?,
+        site: file.site,
+        pages: file.pages.into_iter().collect(),
+        corpus: file.corpus,
         related: file
             .related
             .into_iter()
@@ -128,7 +126,11 @@ pub fn take_standby(output: &Path) -> Result<Option<HashMap<String, Fingerprint>
     let path = standby_path(output);
     let file = read(&path, output);
     remove_file(&path)?;
-    Ok(file.and_then(|f| parse_pages(f.pages)))
+    // JSON manifests of earlier versions: nothing reads them any more.
+    for legacy in ["manifest.json", "standby.json"] {
+        remove_file(&beside(output, legacy))?;
+    }
+    Ok(file.map(|f| f.pages.into_iter().collect()))
 }
 
 /// Called before the new site is swapped in: the manifest of the site it replaces is
@@ -174,19 +176,17 @@ pub fn save(output: &Path, record: Record) -> Result<()> {
     let file = File {
         format: FORMAT,
         output: absolute(output),
-        site: format!("{site:032x}"),
-        pages: pages
-            .into_iter()
-            .map(|(rel, fp)| (rel, format!("{fp:032x}")))
-            .collect(),
-        corpus: format!("{corpus:032x}"),
+        site,
+        pages: pages.iter().map(|(rel, fp)| (rel.as_str(), *fp)).collect(),
+        corpus,
         related: related
             .iter()
             .map(|list| list.iter().map(|&i| i as u32).collect())
             .collect(),
     };
-    let json = serde_json::to_vec(&file).context("cannot serialize the build manifest")?;
-    crate::store::atomic::write_atomic(&path_for(output), &json)
+    let mut bytes = MAGIC.to_vec();
+    bytes.extend(postcard::to_stdvec(&file).context("cannot serialize the build manifest")?);
+    crate::store::atomic::write_atomic(&path_for(output), &bytes)
 }
 
 fn absolute(p: &Path) -> PathBuf {
