@@ -37,13 +37,16 @@ impl Split {
         }
     }
 
+    /// The newest numbered page the front page does not show (0: none): the front page
+    /// shows the two newest.
+    pub fn before_front(&self) -> usize {
+        self.numbered().saturating_sub(2)
+    }
+
     /// The papers of a page, as a range of the newest-first list.
     pub fn range(&self, page: ListPage) -> Range<usize> {
         match page {
-            ListPage::Front => {
-                let older = self.numbered().saturating_sub(2);
-                0..self.len - older * self.per_page
-            }
+            ListPage::Front => 0..self.len - self.before_front() * self.per_page,
             ListPage::Numbered(n) => {
                 let end = self.len - (n - 1) * self.per_page;
                 end.saturating_sub(self.per_page)..end
@@ -139,7 +142,7 @@ pub fn paginator(slug: &str, split: Split, page: ListPage, urls: &Urls) -> Pagin
     }
     let (first, last, prev, next) = match page {
         ListPage::Front => {
-            let older = total.saturating_sub(2);
+            let older = split.before_front();
             (None, None, None, (older > 0).then(|| url(older)))
         }
         ListPage::Numbered(n) => {
