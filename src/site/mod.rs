@@ -400,16 +400,21 @@ fn read_folder(
         files.put(at, kept.into_file());
     }
     if file_no.is_none() {
-        // Read now, while the file is at hand.
+        // Read now, while the file is at hand: they lie together in it, and come in one read.
+        let in_file: Vec<&Abstract> = read
+            .iter()
+            .map(|(_, paper, _)| &paper.abstract_at)
+            .filter(|a| matches!(a, Abstract::InFile { .. }))
+            .collect();
+        let texts: Vec<String> = abstracts::texts(&in_file, &files)
+            .with_context(|| format!("cannot read the parse cache of content/papers/{folder}"))?
+            .into_iter()
+            .map(Cow::into_owned)
+            .collect();
+        let mut texts = texts.into_iter();
         for (_, paper, _) in &mut read {
             if let Abstract::InFile { .. } = paper.abstract_at {
-                let text = paper.abstract_at.text(&files).with_context(|| {
-                    format!(
-                        "cannot read the parse cache of {}",
-                        paper.source_path.display()
-                    )
-                })?;
-                paper.abstract_at = Abstract::Held(text.into_owned());
+                paper.abstract_at = Abstract::Held(texts.next().expect("one text per abstract"));
             }
         }
     }
