@@ -126,10 +126,6 @@ pub fn take_standby(output: &Path) -> Result<Option<HashMap<String, Fingerprint>
     let path = standby_path(output);
     let file = read(&path, output);
     remove_file(&path)?;
-    // JSON manifests of earlier versions: nothing reads them any more.
-    for legacy in ["manifest.json", "standby.json"] {
-        remove_file(&beside(output, legacy))?;
-    }
     Ok(file.map(|f| f.pages.into_iter().collect()))
 }
 
@@ -186,7 +182,12 @@ pub fn save(output: &Path, record: Record) -> Result<()> {
     };
     let mut bytes = MAGIC.to_vec();
     bytes.extend(postcard::to_stdvec(&file).context("cannot serialize the build manifest")?);
-    crate::store::atomic::write_atomic(&path_for(output), &bytes)
+    crate::store::atomic::write_atomic(&path_for(output), &bytes)?;
+    // The JSON manifests earlier versions wrote: nothing reads them any more.
+    for legacy in ["manifest.json", "standby.json", "manifest.replaced.json"] {
+        remove_file(&beside(output, legacy))?;
+    }
+    Ok(())
 }
 
 fn absolute(p: &Path) -> PathBuf {

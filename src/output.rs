@@ -338,8 +338,9 @@ impl Output {
     }
 
     /// Puts the new site in place of the old in one step where the OS allows it, and
-    /// returns its files with their fingerprints, for the manifest (which orders them). True in the second
-    /// place when the replaced site was kept as the next build's standby.
+    /// returns its files with their fingerprints, for the manifest (which orders them).
+    /// True in the second place when the replaced site was kept as the next build's
+    /// standby.
     pub fn commit(self) -> Result<(Vec<(String, Fingerprint)>, bool)> {
         let pages = std::mem::take(
             &mut *self
