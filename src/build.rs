@@ -178,10 +178,8 @@ impl Fingerprints {
         let paper_view = (0..site.papers.len())
             .into_par_iter()
             .map(|i| {
-                let week = site
-                    .week_of
-                    .get(&i)
-                    .map(|&d| site.digests[d].week.to_string())
+                let week = site.week_of[i]
+                    .map(|d| site.digests[d].week.to_string())
                     .unwrap_or_default();
                 Hasher::new()
                     .num(site.papers[i].content_hash)
@@ -499,7 +497,7 @@ fn render_weeks(ctx: &Ctx, out: &Output) -> Result<()> {
             let papers = &category.papers[split.range(page)];
             let oldest = papers
                 .iter()
-                .map(|i| site.week_of.get(i).copied().unwrap_or(weeks))
+                .map(|i| site.week_of[*i].unwrap_or(weeks))
                 .max()
                 .unwrap_or(weeks);
             due[oldest].push(CategoryPage {

@@ -222,10 +222,7 @@ pub fn paper_view<'a>(site: &'a Site, i: usize, urls: &Urls) -> anyhow::Result<P
         },
         body: &p.body_html,
         extra: &f.extra,
-        week: site
-            .week_of
-            .get(&i)
-            .map(|&d| week_link(&site.digests[d], urls)),
+        week: site.week_of[i].map(|d| week_link(&site.digests[d], urls)),
     })
 }
 
@@ -374,7 +371,7 @@ pub fn week_headings(site: &Site, papers: &[usize], urls: &Urls) -> Vec<Option<L
         .iter()
         .enumerate()
         .map(|(n, i)| {
-            let week = site.week_of.get(i).copied();
+            let week = site.week_of[*i];
             if n > 0 && week == last {
                 return None;
             }

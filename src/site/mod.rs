@@ -13,8 +13,9 @@ use abstracts::{Abstract, Files, SpillWriter};
 use anyhow::{Context, Result, anyhow, bail};
 use parsed::ParseCache;
 use rayon::prelude::*;
+use rustc_hash::FxHashMap;
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 pub struct PaperEntry {
@@ -60,17 +61,17 @@ pub struct Author {
 pub struct Site {
     /// Sorted by id.
     pub papers: Vec<PaperEntry>,
-    pub by_id: HashMap<String, usize>,
+    pub by_id: FxHashMap<String, usize>,
     /// Newest week first.
     pub digests: Vec<DigestEntry>,
     /// Sorted by slug.
     pub categories: Vec<Category>,
     /// Paper index -> the digest (index into `digests`) that announced it.
-    pub week_of: HashMap<usize, usize>,
+    pub week_of: Vec<Option<usize>>,
     /// Sorted by slug.
     pub authors: Vec<Author>,
     /// Author name -> index into `authors`.
-    pub author_index: HashMap<String, usize>,
+    pub author_index: FxHashMap<String, usize>,
     /// Paper index -> related papers, most similar first (filled by `compute_related`).
     pub related: Vec<Vec<usize>>,
     /// Where the abstracts are when they are not in memory.
@@ -438,7 +439,9 @@ fn index(
     digest_files: &[PathBuf],
 ) -> Result<Site> {
     papers.sort_by(|a, b| a.front.id.cmp(&b.front.id));
-    let mut by_id = HashMap::with_capacity(papers.len());
+    // Keys are ids and names from the site's own files; FxHash is several times faster
+    // than SipHash over hundreds of thousands of them.
+    let mut by_id = FxHashMap::with_capacity_and_hasher(papers.len(), Default::default());
     for (i, p) in papers.iter().enumerate() {
         if let Some(prev) = by_id.insert(p.front.id.to_string(), i) {
             bail!(
@@ -476,17 +479,17 @@ fn index(
         });
     }
     digest_entries.sort_by_key(|d| std::cmp::Reverse(d.week));
-    let mut week_of = HashMap::new();
+    let mut week_of = vec![None; papers.len()];
     // Oldest first, so a paper listed twice belongs to the week that first had it.
     for (di, d) in digest_entries.iter().enumerate().rev() {
         for &pi in &d.papers {
-            week_of.entry(pi).or_insert(di);
+            week_of[pi].get_or_insert(di);
         }
     }
     // Keyed by slug: two spellings that share a URL share a page (first name wins).
     let mut by_slug: BTreeMap<String, Category> = BTreeMap::new();
     // A site has a few dozen category names and hundreds of thousands of papers.
-    let mut slug_of: HashMap<&str, String> = HashMap::new();
+    let mut slug_of: FxHashMap<&str, String> = FxHashMap::default();
     for p in &papers {
         for c in std::iter::once(&p.front.primary_category).chain(&p.front.categories) {
             if !slug_of.contains_key(c.as_str()) {
@@ -521,9 +524,7 @@ fn index(
         }
     }
     let mut categories: Vec<Category> = by_slug.into_values().collect();
-    let week: Vec<usize> = (0..papers.len())
-        .map(|i| week_of.get(&i).copied().unwrap_or(usize::MAX))
-        .collect();
+    let week: Vec<usize> = week_of.iter().map(|w| w.unwrap_or(usize::MAX)).collect();
     // By the week that announced them, newest first (digests are newest first), then
     // newest first within a week; papers no digest lists come last. Category pages then
     // read as runs of weeks, like the digests.
@@ -549,40 +550,53 @@ fn index(
         .par_iter()
         .map(|p| p.front.authors.iter().map(|n| author_slug(n)).collect())
         .collect();
-    // Keyed by slug: spellings that share a URL share a page (the first one seen names it).
-    let mut by_slug: HashMap<&str, usize> = HashMap::new();
+    // Keyed by slug: spellings that share a URL share a page (the first one seen names
+    // it). A name seen before goes straight to its page, without hashing its slug.
+    let mut by_slug: FxHashMap<&str, usize> = FxHashMap::default();
+    let mut by_name: FxHashMap<&str, usize> = FxHashMap::default();
     let mut authors: Vec<Author> = Vec::new();
     for (i, p) in papers.iter().enumerate() {
         for (name, slug) in p.front.authors.iter().zip(&slugs[i]) {
-            let ai = *by_slug.entry(slug).or_insert_with(|| {
-                authors.push(Author {
-                    name: name.clone(),
-                    slug: slug.clone(),
-                    papers: Vec::new(),
-                });
-                authors.len() - 1
-            });
+            let ai = match by_name.get(name.as_str()) {
+                Some(&ai) => ai,
+                None => {
+                    let ai = *by_slug.entry(slug).or_insert_with(|| {
+                        authors.push(Author {
+                            name: name.clone(),
+                            slug: slug.clone(),
+                            papers: Vec::new(),
+                        });
+                        authors.len() - 1
+                    });
+                    by_name.insert(name, ai);
+                    ai
+                }
+            };
             let list = &mut authors[ai].papers;
             if list.last() != Some(&i) {
                 list.push(i);
             }
         }
     }
-    authors.sort_unstable_by(|a, b| a.slug.cmp(&b.slug));
+    // Sorted by slug; `place[ai]` is where author `ai` went.
+    let mut order: Vec<usize> = (0..authors.len()).collect();
+    order.sort_unstable_by(|&a, &b| authors[a].slug.cmp(&authors[b].slug));
+    let mut place = vec![0; authors.len()];
+    for (to, &from) in order.iter().enumerate() {
+        place[from] = to;
+    }
+    let mut unsorted: Vec<Option<Author>> = authors.into_iter().map(Some).collect();
+    let mut authors: Vec<Author> = order
+        .iter()
+        .map(|&from| unsorted[from].take().expect("each author placed once"))
+        .collect();
     authors
         .par_iter_mut()
         .for_each(|a| newest_first(&mut a.papers));
-    let mut author_index: HashMap<String, usize> = HashMap::with_capacity(authors.len());
-    for (p, slugs) in papers.iter().zip(&slugs) {
-        for (name, slug) in p.front.authors.iter().zip(slugs) {
-            if !author_index.contains_key(name.as_str()) {
-                let ai = authors
-                    .binary_search_by(|a| a.slug.as_str().cmp(slug))
-                    .expect("every author has a page");
-                author_index.insert(name.clone(), ai);
-            }
-        }
-    }
+    let author_index: FxHashMap<String, usize> = by_name
+        .into_iter()
+        .map(|(name, ai)| (name.to_string(), place[ai]))
+        .collect();
     Ok(Site {
         related: vec![Vec::new(); papers.len()],
         papers,
