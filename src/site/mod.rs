@@ -376,12 +376,24 @@ fn read_folder(
         .iter()
         .map(|&p| (p, name(p).and_then(|n| entries.remove(&n))))
         .collect();
+    // Only a build that keeps a cache needs the stamps. A folder that cannot be opened is
+    // stamped through full paths.
+    let dir = cache
+        .and_then(|_| paths.first()?.parent())
+        .and_then(|d| std::fs::File::open(d).ok());
+    let stamp = |path: &Path| -> Option<parsed::Stamp> {
+        cache?;
+        match (&dir, path.file_name()) {
+            (Some(dir), Some(name)) => parsed::Stamp::at(dir, name).ok(),
+            _ => parsed::Stamp::of(path).ok(),
+        }
+    };
     let mut read: Vec<(Option<parsed::Stamp>, PaperEntry, bool)> = collect_in_order(
         jobs.into_par_iter()
             .map(|(path, entry)| {
-                // Only a build that keeps a cache needs the stamp. It is taken before the
-                // file is read: a change while it is read shows next time.
-                let stamp = cache.and_then(|_| parsed::Stamp::of(path).ok());
+                // The stamp is taken before the file is read: a change while it is read
+                // shows next time.
+                let stamp = stamp(path);
                 if let (Some(stamp), Some(entry), Some(kept)) = (stamp, entry, kept.as_ref())
                     && entry.stamp() == stamp
                 {
