@@ -431,6 +431,17 @@ fn unchanged_paper_files_are_not_parsed_again_and_changed_ones_are() {
     edit_bytes(&cached, words, "vibe CODING");
     let (_elsewhere, other_out) = build_elsewhere(site.path());
     assert!(read(other_out.join(page)).contains("vibe CODING"));
+    // A cached abstract that is no longer text (a damaged cache) is read from the paper's
+    // file again, and the build goes on.
+    let mut damaged = bytes.clone();
+    let at = damaged
+        .windows(words.len())
+        .position(|w| w == words.as_bytes())
+        .unwrap();
+    damaged[at] = 0xff;
+    std::fs::write(&cached, &damaged).unwrap();
+    let (_elsewhere, other_out) = build_elsewhere(site.path());
+    assert!(read(other_out.join(page)).contains(words));
     std::fs::write(&cached, &bytes).unwrap();
 
     // An edit of the same length is seen (its time and inode changed), as are a paper

@@ -81,15 +81,10 @@ pub struct Site {
 impl Site {
     /// Paper `i`'s abstract.
     pub fn abstract_of(&self, i: usize) -> Result<Cow<'_, str>> {
-        self.papers[i]
-            .abstract_at
-            .text(&self.abstract_files)
-            .with_context(|| {
-                format!(
-                    "cannot read back the abstract of {} from the file that holds it",
-                    self.papers[i].source_path.display()
-                )
-            })
+        match self.papers[i].abstract_at.text(&self.abstract_files) {
+            Ok(text) => Ok(text),
+            Err(_) => self.abstract_from_source(i),
+        }
     }
 
     /// The abstracts of papers `range`, in order, read together where they are in a file.
@@ -98,12 +93,24 @@ impl Site {
             .iter()
             .map(|p| &p.abstract_at)
             .collect();
-        abstracts::texts(&list, &self.abstract_files).with_context(|| {
-            format!(
-                "cannot read back the abstracts of papers {}..{} from the files that hold them",
-                range.start, range.end
-            )
-        })
+        match abstracts::texts(&list, &self.abstract_files) {
+            Ok(texts) => Ok(texts),
+            Err(_) => range.map(|i| self.abstract_of(i)).collect(),
+        }
+    }
+
+    /// An abstract that cannot be read back (a damaged parse cache: not UTF-8, cut
+    /// short) is taken from the paper's own file again, so a damaged cache never fails a
+    /// build.
+    fn abstract_from_source(&self, i: usize) -> Result<Cow<'_, str>> {
+        let path = &self.papers[i].source_path;
+        match read_paper(path)
+            .with_context(|| format!("cannot read back the abstract of {}", path.display()))?
+            .abstract_at
+        {
+            Abstract::Held(text) => Ok(Cow::Owned(text)),
+            Abstract::InFile { .. } => unreachable!("a parsed paper holds its abstract"),
+        }
     }
 
     /// Related papers for every paper. With `cache` (incremental builds), the terms of
@@ -419,15 +426,27 @@ fn read_folder(
             .map(|(_, paper, _)| &paper.abstract_at)
             .filter(|a| matches!(a, Abstract::InFile { .. }))
             .collect();
-        let texts: Vec<String> = abstracts::texts(&in_file, &files)
-            .with_context(|| format!("cannot read the parse cache of content/papers/{folder}"))?
-            .into_iter()
-            .map(Cow::into_owned)
-            .collect();
-        let mut texts = texts.into_iter();
-        for (_, paper, _) in &mut read {
-            if let Abstract::InFile { .. } = paper.abstract_at {
-                paper.abstract_at = Abstract::Held(texts.next().expect("one text per abstract"));
+        let texts: Option<Vec<String>> = abstracts::texts(&in_file, &files)
+            .ok()
+            .map(|texts| texts.into_iter().map(Cow::into_owned).collect());
+        match texts {
+            Some(texts) => {
+                let mut texts = texts.into_iter();
+                for (_, paper, _) in &mut read {
+                    if let Abstract::InFile { .. } = paper.abstract_at {
+                        paper.abstract_at =
+                            Abstract::Held(texts.next().expect("one text per abstract"));
+                    }
+                }
+            }
+            // A damaged cache: its papers are parsed again, and the cache rewritten.
+            None => {
+                for (_, paper, hit) in &mut read {
+                    if let Abstract::InFile { .. } = paper.abstract_at {
+                        *paper = read_paper(&paper.source_path)?;
+                        *hit = false;
+                    }
+                }
             }
         }
     }
@@ -735,6 +754,41 @@ mod tests {
         let mut changed = expected.clone();
         changed[0] = "An abstract of 2601.00001.".into();
         assert_eq!(abstracts(&mixed, &files), changed);
+    }
+
+    #[test]
+    fn a_damaged_cache_abstract_read_at_load_is_parsed_again_and_the_cache_mended() {
+        let dir = tempfile::tempdir().unwrap();
+        let papers_dir = dir.path().join("papers");
+        let paper_files = content(&papers_dir);
+        let cache = ParseCache::new(dir.path().join("cache"));
+        let (parsed, files) =
+            read_papers(&papers_dir, &paper_files, false, Some(&cache), 0).unwrap();
+        let expected = abstracts(&parsed, &files);
+        let damage = || {
+            for entry in std::fs::read_dir(dir.path().join("cache")).unwrap() {
+                let path = entry.unwrap().path();
+                let mut bytes = std::fs::read(&path).unwrap();
+                let at = bytes
+                    .windows(12)
+                    .position(|w| w == b"The abstract")
+                    .unwrap();
+                bytes[at] = 0xff;
+                std::fs::write(&path, bytes).unwrap();
+            }
+        };
+        damage();
+        let (again, files) =
+            read_papers(&papers_dir, &paper_files, false, Some(&cache), 0).unwrap();
+        assert_eq!(abstracts(&again, &files), expected);
+        // Rewritten: the next load takes every paper from the cache, undamaged.
+        let (mended, files) =
+            read_papers(&papers_dir, &paper_files, false, Some(&cache), 0).unwrap();
+        assert_eq!(abstracts(&mended, &files), expected);
+        for entry in std::fs::read_dir(dir.path().join("cache")).unwrap() {
+            let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+            assert!(bytes.windows(12).any(|w| w == b"The abstract"));
+        }
     }
 
     fn read_to(path: &Path) -> String {
