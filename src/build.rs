@@ -7,7 +7,7 @@ use crate::manifest::{Fingerprint, Hasher};
 use crate::output::{Output, Reuse};
 use crate::render::pager::{self, ListPage, Split};
 use crate::render::views::{self, SiteView, Urls};
-use crate::render::{self, feeds};
+use crate::render::{self, feeds, search};
 use crate::site::{self, Category, DigestEntry, Site};
 use anyhow::{Context, Result};
 use cards::Cards;
@@ -231,6 +231,23 @@ fn write_search_index(
         .num(corpus)
         .str("search")
         .finish();
+    // A week's new papers change the last few chunks of document details; each chunk is
+    // made only when what it shows of its papers changed (their corpus hashes cover it).
+    // The postings change with every paper (the idf).
+    let n = ctx.site.papers.len();
+    (0..n.div_ceil(search::CHUNK))
+        .into_par_iter()
+        .try_for_each(|c| {
+            let range = c * search::CHUNK..n.min((c + 1) * search::CHUNK);
+            let mut h = ctx.fingerprints.page("search-docs");
+            h.num(c as u128);
+            for p in &ctx.site.papers[range.clone()] {
+                h.num(p.corpus_hash);
+            }
+            out.page(&search::doc_chunk_rel(c), h.finish(), || {
+                Ok(search::doc_chunk(ctx.site, &ctx.urls, range))
+            })
+        })?;
     let previous = out.previous_under("search/", fingerprint);
     let mut linked = !previous.is_empty();
     for rel in &previous {
@@ -246,7 +263,7 @@ fn write_search_index(
     let kept = state
         .and_then(|p| std::fs::read(p).ok())
         .and_then(|bytes| serde_json::from_slice(&bytes).ok());
-    let index = crate::render::search::build_index(ctx.site, &ctx.urls, kept, state.is_some())?;
+    let index = search::build_index(ctx.site, kept, state.is_some())?;
     if let (Some(path), Some(bytes)) = (state, &index.state) {
         // Failing to keep it only costs the next build the tokenizing.
         let _ = std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")))

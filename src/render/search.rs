@@ -18,7 +18,6 @@ use std::collections::BTreeMap;
 
 /// Postings kept per term: a digest search wants the best matches, not every one.
 const MAX_POSTINGS: usize = 1000;
-const CHUNK: usize = 500;
 
 /// The same tokenizer as `search.js`: lower case, split on anything not a letter or digit.
 /// Words already in lower-case ASCII are borrowed, not copied.
@@ -200,11 +199,10 @@ pub struct Index {
     pub state: Option<Vec<u8>>,
 }
 
-/// The files of the index, and with `keep` the state to keep for the next build. With
+/// The files of the index but the document details (`doc_chunk`), and with `keep` the state to keep for the next build. With
 /// `previous`, papers it covers are not tokenized again.
 pub fn build_index(
     site: &Site,
-    urls: &Urls,
     previous: Option<SearchState>,
     keep: bool,
 ) -> anyhow::Result<Index> {
@@ -299,37 +297,39 @@ pub fn build_index(
         })
         .collect();
     files.extend(shard_files);
-    let doc_files: Vec<(String, String)> = site
-        .papers
-        .par_chunks(CHUNK)
-        .enumerate()
-        .map(|(c, chunk)| {
-            let docs: Vec<serde_json::Value> = chunk
-                .iter()
-                .map(|p| {
-                    let f = &p.front;
-                    let mut authors: Vec<&str> =
-                        f.authors.iter().take(4).map(String::as_str).collect();
-                    if f.authors.len() > 4 {
-                        authors.push("et al.");
-                    }
-                    serde_json::json!([
-                        urls.path(&paper_rel(p)),
-                        f.title,
-                        authors.join(", "),
-                        crate::render::views::ymd(&f.published, '-'),
-                        f.primary_category,
-                    ])
-                })
-                .collect();
-            (
-                format!("search/docs/{c}.json"),
-                serde_json::Value::Array(docs).to_string(),
-            )
+    Ok(Index { files, state })
+}
+
+/// Papers per file of document details.
+pub const CHUNK: usize = 500;
+
+/// Where chunk `c` of the document details goes.
+pub fn doc_chunk_rel(c: usize) -> String {
+    format!("search/docs/{c}.json")
+}
+
+/// The document details of papers `range` (one chunk): url, title, the first authors,
+/// date and category of each. They depend on those papers alone, so a chunk whose papers
+/// did not change need not be made again.
+pub fn doc_chunk(site: &Site, urls: &Urls, range: std::ops::Range<usize>) -> String {
+    let docs: Vec<serde_json::Value> = site.papers[range]
+        .iter()
+        .map(|p| {
+            let f = &p.front;
+            let mut authors: Vec<&str> = f.authors.iter().take(4).map(String::as_str).collect();
+            if f.authors.len() > 4 {
+                authors.push("et al.");
+            }
+            serde_json::json!([
+                urls.path(&paper_rel(p)),
+                f.title,
+                authors.join(", "),
+                crate::render::views::ymd(&f.published, '-'),
+                f.primary_category,
+            ])
         })
         .collect();
-    files.extend(doc_files);
-    Ok(Index { files, state })
+    serde_json::Value::Array(docs).to_string()
 }
 
 /// A file name for a shard key: letters and digits stay, anything else is hex-escaped
