@@ -262,7 +262,7 @@ fn write_search_index(
     // Anything unreadable is no state: every paper is tokenized.
     let kept = state
         .and_then(|p| std::fs::read(p).ok())
-        .and_then(|bytes| serde_json::from_slice(&bytes).ok());
+        .and_then(|bytes| search::SearchState::decode(&bytes));
     let index = search::build_index(ctx.site, kept, state.is_some())?;
     if let (Some(path), Some(bytes)) = (state, &index.state) {
         // Failing to keep it only costs the next build the tokenizing.
@@ -447,7 +447,9 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
     render_lists(&ctx, &out)?;
     steps.done("render archive, search, 404");
 
-    let search_state = incremental.then(|| root.join(".cache/search-index.json"));
+    let search_state = incremental.then(|| root.join(".cache/search-state.bin"));
+    // Where earlier builds kept it, as JSON.
+    let _ = std::fs::remove_file(root.join(".cache/search-index.json"));
     write_search_index(&ctx, &out, corpus, search_state.as_deref())?;
     steps.done("search index");
 

@@ -552,25 +552,32 @@ fn built_without_its_newest_week() -> (tempfile::TempDir, HeldWeek) {
 #[test]
 fn a_new_weeks_papers_are_added_to_the_kept_search_index() {
     let (site, week) = built_without_its_newest_week();
-    let state_path = site.path().join(".cache/search-index.json");
-    let state = read(&state_path);
+    let state_path = site.path().join(".cache/search-state.bin");
+    let state = std::fs::read(&state_path).unwrap();
     week.put_back();
 
-    // What the next build starts from is the kept index: a word taken out of it stays
-    // out, though an older paper's title has it.
-    let mut tampered: serde_json::Value = serde_json::from_str(&state).unwrap();
-    let terms = tampered["terms"].as_array_mut().unwrap();
-    let before = terms.len();
-    terms.retain(|t| t[0] != "distilling");
-    assert_eq!(terms.len(), before - 1, "the kept index has the word");
-    std::fs::write(&state_path, tampered.to_string()).unwrap();
+    // What the next build starts from is the kept index: a word renamed in it (postcard
+    // writes a string's length, then its bytes) stays out, though an older paper's title
+    // has it.
+    let (word, other_word) = (b"\x0adistilling", b"\x0adistillinx");
+    let at = state
+        .windows(word.len())
+        .position(|w| w == word)
+        .expect("the kept index has the word");
+    let mut tampered = state.clone();
+    tampered[at..at + word.len()].copy_from_slice(other_word);
+    std::fs::write(&state_path, tampered).unwrap();
     let (_elsewhere, other) = build_elsewhere(site.path());
     assert!(!read(other.join("search/index/di.json")).contains("\"distilling\""));
 
     // From the true state the index is the one a full build makes.
+    // The JSON state earlier builds kept is removed, not left behind.
+    let old_state = site.path().join(".cache/search-index.json");
+    std::fs::write(&old_state, "{}").unwrap();
     std::fs::write(&state_path, &state).unwrap();
     assert_ok(&paperboy(site.path(), &["build"]));
     assert!(read(site.path().join("public/search/index/di.json")).contains("\"distilling\""));
+    assert!(!old_state.exists());
     assert_equals_full_build(site.path());
 }
 
