@@ -596,18 +596,24 @@ fn related_papers_are_computed_from_the_kept_terms_of_unchanged_papers() {
     // papers come only from the new week's papers.
     let mut emptied = kept.clone();
     let u64_at = |b: &[u8], at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
-    let end = emptied.len() - 16;
+    let end = emptied.len() - 24;
     let (index, papers) = (u64_at(&emptied, end) as usize, u64_at(&emptied, end + 8));
     assert!(papers > 10);
+    // Each index entry: hash (16 bytes), offset (8), count (4), the record's xxh3 (8).
     for entry in 0..papers as usize {
-        let record = u64_at(&emptied, index + entry * 24 + 16) as usize;
-        let count = u32::from_le_bytes(emptied[record..record + 4].try_into().unwrap());
-        for term in 0..count as usize {
+        let e = index + entry * 36;
+        let record = u64_at(&emptied, e + 16) as usize;
+        let count = u32::from_le_bytes(emptied[e + 24..e + 28].try_into().unwrap()) as usize;
+        for term in 0..count {
             let at = record + 4 + term * 12;
             let unique = ((entry as u64) << 32) | term as u64;
             emptied[at..at + 8].copy_from_slice(&unique.to_le_bytes());
         }
+        let check = xxhash_rust::xxh3::xxh3_64(&emptied[record..record + 4 + 12 * count]);
+        emptied[e + 28..e + 36].copy_from_slice(&check.to_le_bytes());
     }
+    let check = xxhash_rust::xxh3::xxh3_64(&emptied[index..index + papers as usize * 36]);
+    emptied[end + 16..end + 24].copy_from_slice(&check.to_le_bytes());
     std::fs::write(&cache, &emptied).unwrap();
     let (_elsewhere, other) = build_elsewhere(site.path());
     assert!(!read(other.join("papers/2508.13167/index.html")).contains("Related papers"));

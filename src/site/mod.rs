@@ -115,11 +115,34 @@ impl Site {
 
     /// Related papers for every paper. With `cache` (incremental builds), the terms of
     /// papers counted by the last such build are read from it rather than counted again,
-    /// and it is rewritten when any paper was counted.
+    /// and the terms of papers it lacks are added to it.
     pub fn compute_related(&mut self, per_paper: usize, cache: Option<&Path>) -> Result<()> {
         let counter = related::TermCounter::default();
         let kept = cache.and_then(terms_cache::TermCache::open);
-        let counted_any = std::sync::atomic::AtomicBool::new(false);
+        // The papers the kept terms lack (a week's) are counted once, here, rather than
+        // each time their batch is asked for; unless they are too many to hold.
+        let missing: Vec<usize> = kept
+            .as_ref()
+            .map(|k| {
+                (0..self.papers.len())
+                    .filter(|&i| !k.holds(self.papers[i].corpus_hash))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let fresh: FxHashMap<usize, related::Terms> = if missing.len() <= FRESH_TERMS_HELD_UP_TO {
+            missing
+                .par_iter()
+                .map(|&i| {
+                    Ok((
+                        i,
+                        counter.terms(&self.papers[i].front.title, &self.abstract_of(i)?),
+                    ))
+                })
+                .collect::<Result<_>>()?
+        } else {
+            FxHashMap::default()
+        };
+        let counted_any = std::sync::atomic::AtomicBool::new(!missing.is_empty());
         let terms = |range: std::ops::Range<usize>| -> Result<Vec<related::Terms>> {
             let Some(kept) = &kept else {
                 counted_any.store(true, std::sync::atomic::Ordering::Relaxed);
@@ -136,13 +159,15 @@ impl Site {
                 .collect();
             range
                 .zip(kept.get(&hashes))
-                .map(|(i, terms)| match terms {
-                    Some(terms) => Ok(terms),
-                    None => {
-                        counted_any.store(true, std::sync::atomic::Ordering::Relaxed);
-                        Ok(counter.terms(&self.papers[i].front.title, &self.abstract_of(i)?))
-                    }
-                })
+                .map(
+                    |(i, terms)| match terms.or_else(|| fresh.get(&i).cloned()) {
+                        Some(terms) => Ok(terms),
+                        None => {
+                            counted_any.store(true, std::sync::atomic::Ordering::Relaxed);
+                            Ok(counter.terms(&self.papers[i].front.title, &self.abstract_of(i)?))
+                        }
+                    },
+                )
                 .collect()
         };
         let related = related::related(self.papers.len(), terms, per_paper)?;
@@ -153,12 +178,16 @@ impl Site {
             && (counted_any.load(std::sync::atomic::Ordering::Relaxed) || !same_papers)
         {
             let hashes: Vec<Fingerprint> = self.papers.iter().map(|p| p.corpus_hash).collect();
-            terms_cache::save(path, &hashes, terms)?;
+            terms_cache::save(path, &hashes, kept.as_ref(), terms)?;
         }
         self.related = related;
         Ok(())
     }
 }
+
+/// New or changed papers whose counted terms are held for the build (about a kilobyte
+/// each); more are counted each time they are asked for.
+const FRESH_TERMS_HELD_UP_TO: usize = 20_000;
 
 /// Sites with more papers than this keep their abstracts in a temporary file, not in memory.
 pub const ABSTRACTS_IN_MEMORY_UP_TO: usize = 50_000;
