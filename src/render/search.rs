@@ -205,8 +205,9 @@ pub struct Index {
     pub state: Option<Vec<u8>>,
 }
 
-/// The files of the index but the document details (`doc_chunk`), and with `keep` the state to keep for the next build. With
-/// `previous`, papers it covers are not tokenized again.
+/// The files of the index but the document details (`doc_chunk`), and with `keep` the
+/// state to keep for the next build. With `previous`, papers it covers are not tokenized
+/// again.
 pub fn build_index(
     site: &Site,
     previous: Option<SearchState>,
