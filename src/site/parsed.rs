@@ -38,26 +38,27 @@ pub struct Stamp {
 
 impl Stamp {
     pub fn of(path: &Path) -> std::io::Result<Stamp> {
-        use std::os::unix::fs::MetadataExt;
-        let m = std::fs::metadata(path)?;
-        Ok(Stamp {
-            len: m.len(),
-            mtime_ns: m.mtime() as i128 * 1_000_000_000 + m.mtime_nsec() as i128,
-            ino: m.ino(),
-        })
+        Ok(Stamp::of_stat(rustix::fs::stat(path)?))
     }
 
     /// The stamp of `name` in the open folder `dir`: the kernel looks up one name, not
     /// every folder on the way to it, which was most of what stamping a site cost.
     pub fn at(dir: impl std::os::fd::AsFd, name: &std::ffi::OsStr) -> std::io::Result<Stamp> {
-        let st = rustix::fs::statat(dir, name, rustix::fs::AtFlags::empty())?;
+        Ok(Stamp::of_stat(rustix::fs::statat(
+            dir,
+            name,
+            rustix::fs::AtFlags::empty(),
+        )?))
+    }
+
+    fn of_stat(st: rustix::fs::Stat) -> Stamp {
         // The field types differ between architectures.
         #[allow(clippy::unnecessary_cast)]
-        Ok(Stamp {
+        Stamp {
             len: st.st_size as u64,
             mtime_ns: st.st_mtime as i128 * 1_000_000_000 + st.st_mtime_nsec as i128,
             ino: st.st_ino as u64,
-        })
+        }
     }
 
     fn settled(&self, now: SystemTime) -> bool {
