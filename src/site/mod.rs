@@ -639,17 +639,13 @@ fn index(
         }
     }
     // Sorted by slug; `place[ai]` is where author `ai` went.
-    let mut order: Vec<usize> = (0..authors.len()).collect();
-    order.sort_unstable_by(|&a, &b| authors[a].slug.cmp(&authors[b].slug));
-    let mut place = vec![0; authors.len()];
-    for (to, &from) in order.iter().enumerate() {
-        place[from] = to;
+    let mut numbered: Vec<(usize, Author)> = authors.into_iter().enumerate().collect();
+    numbered.sort_unstable_by(|a, b| a.1.slug.cmp(&b.1.slug));
+    let mut place = vec![0; numbered.len()];
+    for (to, (from, _)) in numbered.iter().enumerate() {
+        place[*from] = to;
     }
-    let mut unsorted: Vec<Option<Author>> = authors.into_iter().map(Some).collect();
-    let mut authors: Vec<Author> = order
-        .iter()
-        .map(|&from| unsorted[from].take().expect("each author placed once"))
-        .collect();
+    let mut authors: Vec<Author> = numbered.into_iter().map(|(_, a)| a).collect();
     authors
         .par_iter_mut()
         .for_each(|a| newest_first(&mut a.papers));
