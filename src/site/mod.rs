@@ -118,6 +118,9 @@ impl Site {
     /// and the terms of papers it lacks are added to it.
     pub fn compute_related(&mut self, per_paper: usize, cache: Option<&Path>) -> Result<()> {
         let counter = related::TermCounter::default();
+        let count = |i: usize| -> Result<related::Terms> {
+            Ok(counter.terms(&self.papers[i].front.title, &self.abstract_of(i)?))
+        };
         let kept = cache.and_then(terms_cache::TermCache::open);
         // The papers the kept terms lack (a week's) are counted once, here, rather than
         // each time their batch is asked for; unless they are too many to hold.
@@ -132,12 +135,7 @@ impl Site {
         let fresh: FxHashMap<usize, related::Terms> = if missing.len() <= FRESH_TERMS_HELD_UP_TO {
             missing
                 .par_iter()
-                .map(|&i| {
-                    Ok((
-                        i,
-                        counter.terms(&self.papers[i].front.title, &self.abstract_of(i)?),
-                    ))
-                })
+                .map(|&i| Ok((i, count(i)?)))
                 .collect::<Result<_>>()?
         } else {
             FxHashMap::default()
@@ -164,7 +162,7 @@ impl Site {
                         Some(terms) => Ok(terms),
                         None => {
                             counted_any.store(true, std::sync::atomic::Ordering::Relaxed);
-                            Ok(counter.terms(&self.papers[i].front.title, &self.abstract_of(i)?))
+                            count(i)
                         }
                     },
                 )
