@@ -43,6 +43,15 @@ struct Spot {
 }
 
 impl Spot {
+    /// Where `record` goes when it is written at `offset`.
+    fn of(record: &[u8], offset: u64) -> Spot {
+        Spot {
+            offset,
+            count: ((record.len() - 4) / 12) as u32,
+            check: xxh3_64(record),
+        }
+    }
+
     fn len(&self) -> u64 {
         4 + 12 * u64::from(self.count)
     }
@@ -251,11 +260,7 @@ fn append<E: Send>(
     let mut offset = kept.len;
     let mut tail = Vec::new();
     for (i, record) in records {
-        spots[i] = Some(Spot {
-            offset,
-            count: ((record.len() - 4) / 12) as u32,
-            check: xxh3_64(&record),
-        });
+        spots[i] = Some(Spot::of(&record, offset));
         offset += record.len() as u64;
         tail.extend(record);
     }
@@ -299,11 +304,7 @@ fn rewrite<E>(
         let end = hashes.len().min(start + BATCH);
         let records: Vec<Vec<u8>> = terms(start..end)?.par_iter().map(encode).collect();
         for record in records {
-            spots.push(Spot {
-                offset,
-                count: ((record.len() - 4) / 12) as u32,
-                check: xxh3_64(&record),
-            });
+            spots.push(Spot::of(&record, offset));
             offset += record.len() as u64;
             written = written.and_then(|()| out.write_all(&record));
         }
