@@ -72,6 +72,9 @@ impl std::fmt::Display for BuildReport {
 pub struct Step {
     pub name: &'static str,
     pub took: Duration,
+    /// CPU time of all the process's threads during the step: near `took` times the
+    /// number of cores when the step keeps them all busy.
+    pub cpu: Duration,
     pub peak_memory: Option<u64>,
     /// Resident memory at its end.
     pub memory: Option<u64>,
@@ -80,19 +83,28 @@ pub struct Step {
 struct Steps {
     list: Vec<Step>,
     last: Instant,
+    last_cpu: Duration,
 }
 
 impl Steps {
     fn done(&mut self, name: &'static str) {
         let now = Instant::now();
+        let cpu = process_cpu_time();
         self.list.push(Step {
             name,
             took: now - self.last,
+            cpu: cpu.saturating_sub(self.last_cpu),
             peak_memory: status_bytes("VmHWM:"),
             memory: status_bytes("VmRSS:"),
         });
         self.last = now;
+        self.last_cpu = cpu;
     }
+}
+
+fn process_cpu_time() -> Duration {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }
 
 /// A size from /proc/self/status: `VmHWM:` (peak resident memory so far), `VmRSS:`.
@@ -329,6 +341,7 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
     let mut steps = Steps {
         list: Vec::new(),
         last: started,
+        last_cpu: process_cpu_time(),
     };
     // A full build trusts nothing kept from earlier builds, and keeps nothing for later.
     let parse_cache =
@@ -355,14 +368,16 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
             .collect(),
     };
     let site_fp = site_inputs(root, config, &site_view)?;
-    let corpus = corpus_fingerprint(&site);
-    let previous = if incremental {
-        crate::manifest::load(output)
-    } else {
-        None
-    };
-    // Always taken, so that a full build leaves no manifest for a standby it removes.
-    let standby = crate::manifest::take_standby(output)?;
+    // The two manifests list every file of the site; reading one is most of this step.
+    let ((corpus, previous), standby) = rayon::join(
+        || {
+            let previous = incremental.then(|| crate::manifest::load(output)).flatten();
+            (corpus_fingerprint(&site), previous)
+        },
+        // Always taken, so that a full build leaves no manifest for a standby it removes.
+        || crate::manifest::take_standby(output),
+    );
+    let standby = standby?;
     steps.done("fingerprints");
     let terms_cache = incremental.then(|| root.join(".cache/related-terms.bin"));
     let reuse = match previous {
@@ -800,6 +815,13 @@ fn newest(site: &Site, ids: impl Iterator<Item = usize>, limit: usize) -> Vec<us
 }
 
 fn render_feeds(ctx: &Ctx, out: &Output) -> Result<()> {
+    let (feeds, sitemaps) = rayon::join(|| write_feeds(ctx, out), || write_sitemaps(ctx, out));
+    feeds?;
+    sitemaps
+}
+
+/// The site's Atom feed and one per category.
+fn write_feeds(ctx: &Ctx, out: &Output) -> Result<()> {
     let site = ctx.site;
     let limit = ctx.config.feed_limit;
     let all = newest(site, 0..site.papers.len(), limit);

@@ -256,8 +256,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
                         _ => String::new(),
                     };
                     eprintln!(
-                        "{:>8.1} ms  {:<36}{peak}",
+                        "{:>8.1} ms {:>8.1} ms cpu  {:<36}{peak}",
                         step.took.as_secs_f64() * 1000.0,
+                        step.cpu.as_secs_f64() * 1000.0,
                         step.name
                     );
                 }
