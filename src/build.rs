@@ -835,7 +835,7 @@ fn write_feeds(ctx: &Ctx, out: &Output) -> Result<()> {
         "atom.xml",
         feeds::atom(&meta, site, &all, &ctx.urls)?.as_bytes(),
     )?;
-    for cat in &site.categories {
+    site.categories.par_iter().try_for_each(|cat| {
         let papers = newest(site, cat.papers.iter().copied(), limit);
         let title = format!("{}: {}", ctx.config.title, cat.name);
         let self_rel = format!("categories/{}/atom.xml", cat.slug);
@@ -849,8 +849,12 @@ fn write_feeds(ctx: &Ctx, out: &Output) -> Result<()> {
         out.write(
             &self_rel,
             feeds::atom(&meta, site, &papers, &ctx.urls)?.as_bytes(),
-        )?;
-    }
+        )
+    })
+}
+
+fn write_sitemaps(ctx: &Ctx, out: &Output) -> Result<()> {
+    let site = ctx.site;
     let mut rels: Vec<String> = vec![String::new(), "archive/".into(), "search/".into()];
     rels.extend(site.digests.iter().map(views::digest_rel));
     for cat in &site.categories {
