@@ -5,25 +5,46 @@ use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 
 /// (relative path, full path) of every file below `dir`; none when `dir` does not exist.
+/// Links are not followed. Folders are read on all cores: a large site's content is a
+/// hundred thousand files in a few dozen folders.
 pub fn files_below(dir: &Path) -> Result<Vec<(String, PathBuf)>> {
-    let mut out = Vec::new();
+    use rayon::slice::ParallelSliceMut;
     if !dir.is_dir() {
-        return Ok(out);
+        return Ok(Vec::new());
     }
-    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
-        let entry = entry.with_context(|| format!("cannot list {}", dir.display()))?;
-        if entry.file_type().is_file() {
-            let rel = entry
-                .path()
-                .strip_prefix(dir)
-                .expect("walkdir stays below its root")
-                .to_string_lossy()
-                .replace('\\', "/");
-            out.push((rel, entry.into_path()));
+    let mut out = list(dir, "")?;
+    // Relative paths are unique, so an unstable sort gives one order.
+    out.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    Ok(out)
+}
+
+fn list(dir: &Path, prefix: &str) -> Result<Vec<(String, PathBuf)>> {
+    use rayon::prelude::*;
+    let cannot = || format!("cannot list {}", dir.display());
+    let mut files = Vec::new();
+    let mut folders = Vec::new();
+    for entry in std::fs::read_dir(dir).with_context(cannot)? {
+        let entry = entry.with_context(cannot)?;
+        let kind = entry.file_type().with_context(cannot)?;
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        let rel = if prefix.is_empty() {
+            name.into_owned()
+        } else {
+            format!("{prefix}/{name}")
+        };
+        if kind.is_file() {
+            files.push((rel, entry.path()));
+        } else if kind.is_dir() {
+            folders.push((rel, entry.path()));
         }
     }
-    out.sort();
-    Ok(out)
+    let nested: Vec<Vec<(String, PathBuf)>> = folders
+        .par_iter()
+        .map(|(rel, path)| list(path, rel))
+        .collect::<Result<_>>()?;
+    files.extend(nested.into_iter().flatten());
+    Ok(files)
 }
 
 /// The Content-Type a static host would send for a file.
