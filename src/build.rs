@@ -1,6 +1,6 @@
 //! `paperboy build`: content -> public/, as a flat list of timed steps.
 
-mod cards;
+mod snippets;
 
 use crate::config::Config;
 use crate::manifest::{Fingerprint, Hasher};
@@ -10,8 +10,8 @@ use crate::render::views::{self, SiteView, Urls};
 use crate::render::{self, feeds, search};
 use crate::site::{self, Category, DigestEntry, Site};
 use anyhow::{Context, Result};
-use cards::Cards;
 use rayon::prelude::*;
+use snippets::{Snippet, Snippets};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -542,18 +542,20 @@ fn render_weeks(ctx: &Ctx, out: &Output) -> Result<()> {
             });
         }
     }
-    let cards = ctx
-        .tera
-        .get_template_names()
-        .any(|n| n == cards::TEMPLATE)
-        .then(|| {
-            let digests = site
-                .digests
-                .iter()
-                .flat_map(|d| d.papers.iter().chain(&d.updated));
-            let pages = due.iter().flatten().flat_map(|p| p.papers);
-            Cards::new(site, &ctx.tera, &ctx.urls, digests.chain(pages).copied())
-        });
+    let cards = Snippet::Card.in_theme(&ctx.tera).then(|| {
+        let digests = site
+            .digests
+            .iter()
+            .flat_map(|d| d.papers.iter().chain(&d.updated));
+        let pages = due.iter().flatten().flat_map(|p| p.papers);
+        Snippets::new(
+            Snippet::Card,
+            site,
+            &ctx.tera,
+            &ctx.urls,
+            digests.chain(pages).copied(),
+        )
+    });
     let cards = cards.as_ref();
     for (di, pages) in due.iter().enumerate() {
         let Some(d) = site.digests.get(di) else {
@@ -591,7 +593,7 @@ fn render_weeks(ctx: &Ctx, out: &Output) -> Result<()> {
 
 /// The cards of a digest's papers, new and updated, by paper.
 fn digest_cards(
-    cards: &Cards,
+    cards: &Snippets,
     d: &DigestEntry,
     base: &tera::Context,
 ) -> Result<HashMap<usize, Arc<String>>> {
@@ -602,7 +604,7 @@ fn digest_cards(
 
 /// The cards of `papers`, by paper, rendered where not ready.
 fn cards_of(
-    cards: &Cards,
+    cards: &Snippets,
     papers: &[usize],
     context: &mut tera::Context,
 ) -> Result<HashMap<usize, Arc<String>>> {
@@ -612,7 +614,7 @@ fn cards_of(
         .collect()
 }
 
-fn render_digest(ctx: &Ctx, out: &Output, cards: Option<&Cards>, di: usize) -> Result<()> {
+fn render_digest(ctx: &Ctx, out: &Output, cards: Option<&Snippets>, di: usize) -> Result<()> {
     let site = ctx.site;
     let d = &site.digests[di];
     let mut h = ctx.fingerprints.page("digest");
@@ -649,7 +651,7 @@ fn render_digest(ctx: &Ctx, out: &Output, cards: Option<&Cards>, di: usize) -> R
 }
 
 /// The home page: the newest digest and a list of recent weeks. Rendered every time.
-fn render_index(ctx: &Ctx, out: &Output, cards: Option<&Cards>) -> Result<()> {
+fn render_index(ctx: &Ctx, out: &Output, cards: Option<&Snippets>) -> Result<()> {
     let site = ctx.site;
     let weeks = views::week_summaries(site, &ctx.urls);
     let mut c = ctx.context();
@@ -674,7 +676,7 @@ fn render_index(ctx: &Ctx, out: &Output, cards: Option<&Cards>) -> Result<()> {
 fn render_category_pages(
     ctx: &Ctx,
     out: &Output,
-    cards: Option<&Cards>,
+    cards: Option<&Snippets>,
     pages: &[CategoryPage],
 ) -> Result<()> {
     let site = ctx.site;
@@ -754,7 +756,13 @@ fn render_category_pages(
 }
 
 fn render_authors(ctx: &Ctx, out: &Output) -> Result<()> {
-    ctx.site.authors.par_iter().try_for_each_init(
+    let site = ctx.site;
+    // A paper is on the page of each of its authors: its line is rendered once.
+    let lines = Snippet::Line.in_theme(&ctx.tera).then(|| {
+        let uses = site.authors.iter().flat_map(|a| a.papers.iter().copied());
+        Snippets::new(Snippet::Line, site, &ctx.tera, &ctx.urls, uses)
+    });
+    site.authors.par_iter().try_for_each_init(
         || ctx.context(),
         |context, author| {
             let mut h = ctx.fingerprints.page("author");
@@ -762,11 +770,30 @@ fn render_authors(ctx: &Ctx, out: &Output) -> Result<()> {
             ctx.fingerprints.papers(&mut h, &author.papers);
             let rel = views::author_rel(&author.slug);
             ctx.page(out, context, "author.html", &rel, h.finish(), |c| {
-                let papers: Vec<_> = author
-                    .papers
-                    .iter()
-                    .map(|&i| views::paper_line(ctx.site, i, &ctx.urls))
-                    .collect();
+                match &lines {
+                    Some(lines) => {
+                        let held = author
+                            .papers
+                            .iter()
+                            .map(|&i| lines.get(i, c.context))
+                            .collect::<Result<Vec<_>>>()?;
+                        let list: Vec<_> = author
+                            .papers
+                            .iter()
+                            .zip(&held)
+                            .map(|(&i, line)| views::line_item(site, i, line))
+                            .collect();
+                        c.insert("papers", &list);
+                    }
+                    None => {
+                        let list: Vec<_> = author
+                            .papers
+                            .iter()
+                            .map(|&i| views::paper_line(site, i, &ctx.urls))
+                            .collect();
+                        c.insert("papers", &list);
+                    }
+                }
                 c.insert(
                     "author",
                     &views::AuthorView {
@@ -775,11 +802,19 @@ fn render_authors(ctx: &Ctx, out: &Output) -> Result<()> {
                         paper_count: author.papers.len(),
                     },
                 );
-                c.insert("papers", &papers);
                 Ok(())
-            })
+            })?;
+            if let Some(lines) = &lines {
+                lines.release(&author.papers);
+            }
+            Ok::<_, anyhow::Error>(())
         },
-    )
+    )?;
+    #[cfg(debug_assertions)]
+    if let Some(lines) = &lines {
+        debug_assert_eq!(lines.held(), 0, "lines held after every author page");
+    }
+    Ok(())
 }
 
 fn render_lists(ctx: &Ctx, out: &Output) -> Result<()> {

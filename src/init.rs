@@ -51,6 +51,10 @@ const THEME: &[(&str, &str)] = &[
         include_str!("../themes/default/templates/card.html"),
     ),
     (
+        "templates/line.html",
+        include_str!("../themes/default/templates/line.html"),
+    ),
+    (
         "templates/paper.html",
         include_str!("../themes/default/templates/paper.html"),
     ),

@@ -1,0 +1,141 @@
+//! Paper cards and lines, rendered once and shared by every page that shows them.
+//!
+//! A paper appears on its week's digest, on one page of each of its categories (2.4 on
+//! average) and, in the newest week, on the home page, each time as its card; and on the
+//! page of each of its authors (3 to 8) as a line. Rendering `card.html` and `line.html`
+//! once per paper instead of once per appearance saves most of a build's template work.
+//! Holding every snippet would cost more memory than the papers themselves, so one is kept
+//! only until the last page that shows it is done: list pages are rendered week by week,
+//! newest first, and each paper counts the appearances it has left.
+
+use crate::render::{self, views};
+use crate::site::Site;
+use anyhow::{Context as _, Result};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// What a theme can have rendered once per paper, by providing its template.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Snippet {
+    /// `card.html`, shown on the digest, home and category pages, from a paper view.
+    Card,
+    /// `line.html`, shown on author pages, from a paper line.
+    Line,
+}
+
+impl Snippet {
+    pub fn template(self) -> &'static str {
+        match self {
+            Snippet::Card => "card.html",
+            Snippet::Line => "line.html",
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Snippet::Card => "card",
+            Snippet::Line => "line",
+        }
+    }
+
+    /// Whether the theme renders this snippet once per paper.
+    pub fn in_theme(self, tera: &tera::Tera) -> bool {
+        tera.get_template_names().any(|n| n == self.template())
+    }
+}
+
+pub struct Snippets<'a> {
+    kind: Snippet,
+    site: &'a Site,
+    tera: &'a tera::Tera,
+    urls: &'a views::Urls,
+    slots: Vec<Mutex<Option<Arc<String>>>>,
+    /// Per paper, the pages still to come that show it.
+    uses_left: Vec<AtomicU32>,
+}
+
+impl<'a> Snippets<'a> {
+    /// `uses` lists, once per appearance, the papers that pages will show.
+    pub fn new(
+        kind: Snippet,
+        site: &'a Site,
+        tera: &'a tera::Tera,
+        urls: &'a views::Urls,
+        uses: impl Iterator<Item = usize>,
+    ) -> Snippets<'a> {
+        let mut counts = vec![0u32; site.papers.len()];
+        for i in uses {
+            counts[i] += 1;
+        }
+        Snippets {
+            kind,
+            site,
+            tera,
+            urls,
+            slots: (0..site.papers.len()).map(|_| Mutex::new(None)).collect(),
+            uses_left: counts.into_iter().map(AtomicU32::new).collect(),
+        }
+    }
+
+    fn slot(&self, i: usize) -> std::sync::MutexGuard<'_, Option<Arc<String>>> {
+        // A snippet is a finished string: a panic elsewhere cannot leave one half-made.
+        self.slots[i]
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Paper `i`'s snippet, rendered with `context` (which holds `site`; `paper` is added for
+    /// the snippet and taken out again) unless a page already rendered it.
+    pub fn get(&self, i: usize, context: &mut tera::Context) -> Result<Arc<String>> {
+        if let Some(snippet) = self.slot(i).as_ref() {
+            return Ok(snippet.clone());
+        }
+        // Rendered outside the lock: two pages that need the same new snippet at the same
+        // moment both render it, and the first one kept wins. That is rare and harmless.
+        match self.kind {
+            Snippet::Card => context.insert("paper", &views::paper_view(self.site, i, self.urls)?),
+            Snippet::Line => context.insert("paper", &views::paper_line(self.site, i, self.urls)),
+        }
+        let html = render::render(self.tera, self.kind.template(), context);
+        context.remove("paper");
+        let mut html = html.with_context(|| {
+            format!(
+                "rendering the {} of {}",
+                self.kind.name(),
+                self.site.papers[i].source_path.display()
+            )
+        })?;
+        // Tera starts every output with room for 2,000 bytes; a line is a tenth of that,
+        // and a site's worth of them is held.
+        html.shrink_to_fit();
+        Ok(self.slot(i).get_or_insert_with(|| Arc::new(html)).clone())
+    }
+
+    /// The snippets of `papers`, in order, those not ready yet rendered on all cores: a
+    /// digest shows thousands, and its page is one template run on one core.
+    pub fn prepare(&self, papers: &[usize], base: &tera::Context) -> Result<Vec<Arc<String>>> {
+        papers
+            .par_iter()
+            .map_init(|| base.clone(), |c, &i| self.get(i, c))
+            .collect()
+    }
+
+    /// One page that showed `papers` is done (rendered or kept from the last build): a snippet
+    /// no page still needs is dropped.
+    pub fn release(&self, papers: &[usize]) {
+        for &i in papers {
+            if self.uses_left[i].fetch_sub(1, Ordering::Relaxed) == 1 {
+                *self.slot(i) = None;
+            }
+        }
+    }
+
+    /// Snippets still held: none once every list page is done, if `new` was told every use.
+    #[cfg(debug_assertions)]
+    pub fn held(&self) -> usize {
+        (0..self.slots.len())
+            .filter(|&i| self.slot(i).is_some())
+            .count()
+    }
+}
