@@ -582,27 +582,26 @@ fn index(
         }
     }
     let mut categories: Vec<Category> = by_slug.into_values().collect();
+    // The lists below are sorted by keys copied out of the papers first: comparing
+    // through `papers` reads a scattered cache line per comparison. Papers are in id
+    // order, so a paper's index stands for its id.
     let week: Vec<usize> = week_of.iter().map(|w| w.unwrap_or(usize::MAX)).collect();
+    let published: Vec<std::cmp::Reverse<(i64, u32)>> = papers
+        .iter()
+        .map(|p| {
+            let t = &p.front.published;
+            std::cmp::Reverse((t.timestamp(), t.timestamp_subsec_nanos()))
+        })
+        .collect();
     // By the week that announced them, newest first (digests are newest first), then
     // newest first within a week; papers no digest lists come last. Category pages then
-    // read as runs of weeks, like the digests.
+    // read as runs of weeks, like the digests. Keys are unique (the index is last), so an
+    // unstable sort gives one order.
     categories.par_iter_mut().for_each(|c| {
-        c.papers.sort_by(|&a, &b| {
-            let (pa, pb) = (&papers[a].front, &papers[b].front);
-            week[a]
-                .cmp(&week[b])
-                .then_with(|| pb.published.cmp(&pa.published))
-                .then_with(|| pa.id.cmp(&pb.id))
-        })
+        c.papers
+            .sort_unstable_by_key(|&i| (week[i], published[i], i))
     });
-    let newest_first = |list: &mut Vec<usize>| {
-        list.sort_by(|&a, &b| {
-            let (pa, pb) = (&papers[a].front, &papers[b].front);
-            pb.published
-                .cmp(&pa.published)
-                .then_with(|| pa.id.cmp(&pb.id))
-        })
-    };
+    let newest_first = |list: &mut Vec<usize>| list.sort_unstable_by_key(|&i| (published[i], i));
     // Slugs on all cores: slugifying half a million names was most of indexing.
     let slugs: Vec<Vec<String>> = papers
         .par_iter()
