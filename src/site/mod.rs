@@ -398,18 +398,29 @@ fn read_folder(
     file_no: Option<u32>,
 ) -> Result<ReadFolder> {
     let mut kept = cache.and_then(|c| c.load(folder));
-    let mut entries = kept
+    let entries = kept
         .as_mut()
         .map(|k| std::mem::take(&mut k.entries))
         .unwrap_or_default();
     // The cache file is read through `files` until it is handed over: number 0 stands in
     // when it is not to stay open.
     let at = file_no.unwrap_or(0);
-    let name = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned());
+    // Both lists are sorted by file name: they are matched in one pass.
+    let mut entries = entries.into_iter().peekable();
+    let mut unused_entries = 0;
     let jobs: Vec<(&PathBuf, Option<parsed::Entry>)> = paths
         .iter()
-        .map(|&p| (p, name(p).and_then(|n| entries.remove(&n))))
+        .map(|&p| {
+            let name = p.file_name().map(|n| n.to_string_lossy());
+            let name = name.as_deref().unwrap_or("");
+            while entries.next_if(|(kept, _)| kept.as_str() < name).is_some() {
+                unused_entries += 1;
+            }
+            let entry = entries.next_if(|(kept, _)| kept == name).map(|(_, e)| e);
+            (p, entry)
+        })
         .collect();
+    unused_entries += entries.count();
     // Only a build that keeps a cache needs the stamps. A folder that cannot be opened is
     // stamped through full paths.
     let dir = cache
@@ -478,7 +489,7 @@ fn read_folder(
         }
     }
     if let Some(cache) = cache
-        && (!entries.is_empty() || read.iter().any(|(_, _, hit)| !hit))
+        && (unused_entries > 0 || read.iter().any(|(_, _, hit)| !hit))
     {
         let stamped: Vec<(parsed::Stamp, &PaperEntry)> = read
             .iter()

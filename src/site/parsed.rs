@@ -16,7 +16,6 @@ use super::abstracts::{Abstract, Files};
 use crate::manifest::Fingerprint;
 use crate::store::frontmatter::PaperFront;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -226,9 +225,10 @@ impl Entry {
 /// Entries are stored in chunks of this many, each decoded on its own core.
 const CHUNK: usize = 512;
 
-/// A folder's kept entries, by file name, and the open file that holds their abstracts.
+/// A folder's kept entries with their file names, sorted by name, and the open file
+/// that holds their abstracts.
 pub struct Kept {
-    pub entries: HashMap<String, Entry>,
+    pub entries: Vec<(String, Entry)>,
     file: std::fs::File,
     abstracts_at: u64,
 }
@@ -297,30 +297,35 @@ impl ParseCache {
             chunks.push(tail.get(..len)?);
             rest = &tail[len..];
         }
-        let decoded: Vec<Vec<Record<String>>> = chunks
-            .par_iter()
-            .map(|c| postcard::from_bytes(c).ok())
-            .collect::<Option<_>>()?;
         let end = header.abstracts_len;
-        let entries: HashMap<String, Entry> = decoded
-            .into_iter()
-            .flatten()
-            .map(|r| {
-                // An abstract outside the abstracts would be read as something else.
-                if r.abstract_at.0 + u64::from(r.abstract_at.1) > end {
-                    return None;
-                }
-                let entry = Entry {
-                    stamp: r.stamp,
-                    content_hash: r.content_hash,
-                    corpus_hash: r.corpus_hash,
-                    body_html: r.body_html,
-                    abstract_at: r.abstract_at,
-                    front: r.front.into_front()?,
-                };
-                Some((r.name, entry))
+        let entry = |r: Record<String>| -> Option<(String, Entry)> {
+            // An abstract outside the abstracts would be read as something else.
+            if r.abstract_at.0 + u64::from(r.abstract_at.1) > end {
+                return None;
+            }
+            let entry = Entry {
+                stamp: r.stamp,
+                content_hash: r.content_hash,
+                corpus_hash: r.corpus_hash,
+                body_html: r.body_html,
+                abstract_at: r.abstract_at,
+                front: r.front.into_front()?,
+            };
+            Some((r.name, entry))
+        };
+        let decoded: Vec<Vec<(String, Entry)>> = chunks
+            .par_iter()
+            .map(|c| {
+                let records: Vec<Record<String>> = postcard::from_bytes(c).ok()?;
+                records.into_iter().map(entry).collect()
             })
             .collect::<Option<_>>()?;
+        let mut entries: Vec<(String, Entry)> = decoded.into_iter().flatten().collect();
+        // Saved in the folder's order, which is by name; a file that says otherwise is
+        // put in order rather than trusted.
+        if !entries.is_sorted_by(|a, b| a.0 <= b.0) {
+            entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        }
         Some(Kept {
             entries,
             file,
