@@ -11,8 +11,8 @@
 
 use crate::output::{beside, remove_file};
 use anyhow::{Context, Result};
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::Xxh3;
 
@@ -74,7 +74,7 @@ struct File<P> {
 pub struct Previous {
     /// The site-wide inputs it was built from.
     pub site: Fingerprint,
-    pub pages: HashMap<String, Fingerprint>,
+    pub pages: FxHashMap<String, Fingerprint>,
     pub corpus: Fingerprint,
     pub related: Vec<Vec<usize>>,
 }
@@ -122,7 +122,7 @@ pub fn load(output: &Path) -> Option<Previous> {
 
 /// What the standby folder holds, read and removed in one go: the build about to change
 /// the folder owns it from here, and a build that dies leaves no manifest claiming it.
-pub fn take_standby(output: &Path) -> Result<Option<HashMap<String, Fingerprint>>> {
+pub fn take_standby(output: &Path) -> Result<Option<FxHashMap<String, Fingerprint>>> {
     let path = standby_path(output);
     let file = read(&path, output);
     remove_file(&path)?;

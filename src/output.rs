@@ -4,7 +4,9 @@
 
 use crate::manifest::Fingerprint;
 use anyhow::{Context, Result, bail};
-use std::collections::HashMap;
+// Keys are the site's own paths, from its own manifests: FxHash, several times faster than
+// SipHash, is safe here, and every page looks itself up twice.
+use rustc_hash::FxHashMap;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -20,9 +22,9 @@ pub struct Output {
     html_pages: AtomicUsize,
     bytes: AtomicUsize,
     /// The files of the site now in `target`, by fingerprint: linked when unchanged.
-    current: HashMap<String, Fingerprint>,
+    current: FxHashMap<String, Fingerprint>,
     /// The files `dir` already holds, by fingerprint: kept when unchanged.
-    standby: HashMap<String, Fingerprint>,
+    standby: FxHashMap<String, Fingerprint>,
     /// An incremental build keeps the site it replaces as the next build's standby.
     keep_replaced: bool,
     reused: AtomicUsize,
@@ -33,8 +35,8 @@ pub struct Output {
 /// What an incremental build may reuse: the files of the site now in the target folder
 /// and, when its manifest survived, those of the standby folder beside it.
 pub struct Reuse {
-    pub current: HashMap<String, Fingerprint>,
-    pub standby: Option<HashMap<String, Fingerprint>>,
+    pub current: FxHashMap<String, Fingerprint>,
+    pub standby: Option<FxHashMap<String, Fingerprint>>,
 }
 
 /// The site before the current one, kept beside it (`.public.standby`) so that the next
@@ -119,7 +121,7 @@ impl Output {
         let keep_replaced = reuse.is_some();
         let (current, standby) = match reuse {
             Some(Reuse { current, standby }) => (current, standby),
-            None => (HashMap::new(), None),
+            None => (FxHashMap::default(), None),
         };
         let standby_dir = standby_dir(target);
         let (dir, fresh, standby) = match standby {
@@ -138,7 +140,11 @@ impl Output {
                     .with_context(|| {
                         format!("cannot create a staging folder in {}", parent.display())
                     })?;
-                (staging.path().to_path_buf(), Some(staging), HashMap::new())
+                (
+                    staging.path().to_path_buf(),
+                    Some(staging),
+                    FxHashMap::default(),
+                )
             }
         };
         Ok(Output {
