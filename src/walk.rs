@@ -63,3 +63,46 @@ pub fn content_type(name: &str) -> &'static str {
         _ => "application/octet-stream",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_below_are_every_file_at_any_depth_by_relative_path_without_links() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for rel in [
+            "b.md",
+            "a/z.md",
+            "a/b/c.md",
+            "a.md",
+            "a/.hidden.md",
+            "ab/x.md",
+        ] {
+            let path = root.join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, rel).unwrap();
+        }
+        std::fs::create_dir(root.join("empty")).unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(root.join("b.md"), root.join("link.md")).unwrap();
+        let found = files_below(root).unwrap();
+        let rels: Vec<&str> = found.iter().map(|(rel, _)| rel.as_str()).collect();
+        assert_eq!(
+            rels,
+            [
+                "a.md",
+                "a/.hidden.md",
+                "a/b/c.md",
+                "a/z.md",
+                "ab/x.md",
+                "b.md"
+            ]
+        );
+        for (rel, path) in &found {
+            assert_eq!(&std::fs::read_to_string(path).unwrap(), rel);
+        }
+        assert!(files_below(&root.join("missing")).unwrap().is_empty());
+    }
+}
