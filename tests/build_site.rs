@@ -492,3 +492,41 @@ fn cards_rendered_once_give_the_same_site_as_cards_drawn_on_every_page() {
         }
     }
 }
+
+/// The same for author pages: the default theme renders each paper's line once
+/// (`line.html`); a theme without it, whose `author.html` draws the lines from paper lines,
+/// must give the same site byte for byte.
+#[test]
+fn lines_rendered_once_give_the_same_site_as_lines_drawn_on_every_author_page() {
+    for site in [example_site(), hostile_site()] {
+        let root = site.path();
+        let once = root.join("public-once");
+        assert_ok(&build(root, &["--output", once.to_str().unwrap()]));
+
+        let templates = root.join("themes/default/templates");
+        let line_template = read(&templates.join("line.html"));
+        let line = line_template
+            .lines()
+            .find(|l| l.starts_with("<li"))
+            .expect("line.html draws a list item");
+        std::fs::remove_file(templates.join("line.html")).unwrap();
+        let author = templates.join("author.html");
+        let text = read(&author).replace("{{ paper.line | safe }}", line);
+        assert!(text.contains("paper.title"), "author.html draws no lines");
+        std::fs::write(&author, text).unwrap();
+        let every_page = root.join("public-every-page");
+        assert_ok(&build(root, &["--output", every_page.to_str().unwrap()]));
+
+        let a = assert_same_tree(&once, &every_page, "lines once and lines on every page");
+        let lines: usize = a
+            .iter()
+            .filter(|(name, _)| name.starts_with("authors/"))
+            .map(|(_, bytes)| {
+                String::from_utf8_lossy(bytes)
+                    .matches("<li id=\"paper-")
+                    .count()
+            })
+            .sum();
+        assert!(lines > 0, "no lines on author pages");
+    }
+}
