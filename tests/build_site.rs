@@ -504,7 +504,7 @@ fn lines_rendered_once_give_the_same_site_as_lines_drawn_on_every_author_page() 
         assert_ok(&build(root, &["--output", once.to_str().unwrap()]));
 
         let templates = root.join("themes/default/templates");
-        let line_template = read(&templates.join("line.html"));
+        let line_template = read(templates.join("line.html"));
         let line = line_template
             .lines()
             .find(|l| l.starts_with("<li"))
