@@ -456,17 +456,21 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
     render_weeks(&ctx, &out)?;
     steps.done("render digests, home, categories");
 
-    render_authors(&ctx, &out)?;
-    steps.done("render authors");
-
-    render_lists(&ctx, &out)?;
-    steps.done("render archive, search, 404");
-
     let search_state = incremental.then(|| root.join(".cache/search-state.bin"));
     // Where earlier builds kept it, as JSON.
     let _ = std::fs::remove_file(root.join(".cache/search-index.json"));
-    write_search_index(&ctx, &out, corpus, search_state.as_deref())?;
-    steps.done("search index");
+    // Building the search index is mostly one thread's work: the author pages, which
+    // need nothing from it, keep the other cores busy meanwhile.
+    let (authors, search) = rayon::join(
+        || render_authors(&ctx, &out),
+        || write_search_index(&ctx, &out, corpus, search_state.as_deref()),
+    );
+    authors?;
+    search?;
+    steps.done("render authors, search index");
+
+    render_lists(&ctx, &out)?;
+    steps.done("render archive, search, 404");
 
     render_feeds(&ctx, &out)?;
     steps.done("feeds, sitemap, robots");
