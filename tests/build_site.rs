@@ -449,34 +449,47 @@ fn abstracts_read_back_from_a_file_give_the_same_site() {
     }
 }
 
+/// Builds the site at `root`, lets `edit` change its theme's templates folder, builds it
+/// again and asserts that both builds gave the same files, which it returns. `what` names
+/// the snippets rendered once in the first build and on every page in the second.
+fn same_site_after_theme_edit(
+    root: &Path,
+    what: &str,
+    edit: impl FnOnce(&Path),
+) -> Vec<(String, Vec<u8>)> {
+    let once = root.join("public-once");
+    assert_ok(&build(root, &["--output", once.to_str().unwrap()]));
+    edit(&root.join("themes/default/templates"));
+    let every_page = root.join("public-every-page");
+    assert_ok(&build(root, &["--output", every_page.to_str().unwrap()]));
+    assert_same_tree(
+        &once,
+        &every_page,
+        &format!("{what} once and {what} on every page"),
+    )
+}
+
 /// The default theme renders each paper's card once (`card.html`) and list pages reuse it.
 /// A theme without `card.html`, whose list pages draw every card with the macro themselves,
 /// must give the same site byte for byte.
 #[test]
 fn cards_rendered_once_give_the_same_site_as_cards_drawn_on_every_page() {
     for site in [example_site(), hostile_site()] {
-        let root = site.path();
-        let once = root.join("public-once");
-        assert_ok(&build(root, &["--output", once.to_str().unwrap()]));
-
-        let templates = root.join("themes/default/templates");
-        std::fs::remove_file(templates.join("card.html")).unwrap();
-        for page in ["digest.html", "index.html", "category.html"] {
-            let path = templates.join(page);
-            let text =
-                read(&path).replace("{{ paper.card | safe }}", "{{ macros::card(paper=paper) }}");
-            let text = text.replacen(
-                "{% extends \"base.html\" %}\n",
-                "{% extends \"base.html\" %}\n{% import \"macros.html\" as macros %}\n",
-                1,
-            );
-            assert!(text.contains("macros::card"), "{page} draws no cards");
-            std::fs::write(&path, text).unwrap();
-        }
-        let every_page = root.join("public-every-page");
-        assert_ok(&build(root, &["--output", every_page.to_str().unwrap()]));
-
-        let a = assert_same_tree(&once, &every_page, "cards once and cards on every page");
+        let a = same_site_after_theme_edit(site.path(), "cards", |templates| {
+            std::fs::remove_file(templates.join("card.html")).unwrap();
+            for page in ["digest.html", "index.html", "category.html"] {
+                let path = templates.join(page);
+                let text = read(&path)
+                    .replace("{{ paper.card | safe }}", "{{ macros::card(paper=paper) }}");
+                let text = text.replacen(
+                    "{% extends \"base.html\" %}\n",
+                    "{% extends \"base.html\" %}\n{% import \"macros.html\" as macros %}\n",
+                    1,
+                );
+                assert!(text.contains("macros::card"), "{page} draws no cards");
+                std::fs::write(&path, text).unwrap();
+            }
+        });
         // Cards are there at all, on every kind of list page.
         for list in ["index.html", "digests/", "categories/"] {
             let cards: usize = a
@@ -499,25 +512,18 @@ fn cards_rendered_once_give_the_same_site_as_cards_drawn_on_every_page() {
 #[test]
 fn lines_rendered_once_give_the_same_site_as_lines_drawn_on_every_author_page() {
     for site in [example_site(), hostile_site()] {
-        let root = site.path();
-        let once = root.join("public-once");
-        assert_ok(&build(root, &["--output", once.to_str().unwrap()]));
-
-        let templates = root.join("themes/default/templates");
-        let line_template = read(templates.join("line.html"));
-        let line = line_template
-            .lines()
-            .find(|l| l.starts_with("<li"))
-            .expect("line.html draws a list item");
-        std::fs::remove_file(templates.join("line.html")).unwrap();
-        let author = templates.join("author.html");
-        let text = read(&author).replace("{{ paper.line | safe }}", line);
-        assert!(text.contains("paper.title"), "author.html draws no lines");
-        std::fs::write(&author, text).unwrap();
-        let every_page = root.join("public-every-page");
-        assert_ok(&build(root, &["--output", every_page.to_str().unwrap()]));
-
-        let a = assert_same_tree(&once, &every_page, "lines once and lines on every page");
+        let a = same_site_after_theme_edit(site.path(), "lines", |templates| {
+            let line_template = read(templates.join("line.html"));
+            let line = line_template
+                .lines()
+                .find(|l| l.starts_with("<li"))
+                .expect("line.html draws a list item");
+            std::fs::remove_file(templates.join("line.html")).unwrap();
+            let author = templates.join("author.html");
+            let text = read(&author).replace("{{ paper.line | safe }}", line);
+            assert!(text.contains("paper.title"), "author.html draws no lines");
+            std::fs::write(&author, text).unwrap();
+        });
         let lines: usize = a
             .iter()
             .filter(|(name, _)| name.starts_with("authors/"))
