@@ -237,16 +237,19 @@ impl Output {
         self.reused.load(Ordering::Relaxed)
     }
 
+    /// Whether a site-relative path stays inside the output folder.
+    fn is_inside(rel: &str) -> bool {
+        Path::new(rel)
+            .components()
+            .all(|c| matches!(c, Component::Normal(_)))
+    }
+
     /// Where a site-relative path goes in the folder being built, its folder created.
     fn staged_path(&self, rel: &str) -> Result<PathBuf> {
-        let rel_path = Path::new(rel);
-        if rel_path
-            .components()
-            .any(|c| !matches!(c, Component::Normal(_)))
-        {
+        if !Self::is_inside(rel) {
             bail!("refusing to write {rel:?}: outside the output folder");
         }
-        let path = self.dir.join(rel_path);
+        let path = self.dir.join(rel);
         if let Some(dir) = path.parent() {
             // Most pages have a folder of their own whose parent exists: one mkdir, where
             // create_dir_all would first stat.
@@ -276,6 +279,18 @@ impl Output {
     }
 
     fn write_file(&self, rel: &str, bytes: &[u8]) -> Result<()> {
+        // Most files an incremental build writes replace an older version in the standby
+        // folder: that one is removed first, and its folder is known to be there.
+        if self.standby.contains_key(rel) && Self::is_inside(rel) {
+            let path = self.dir.join(rel);
+            let _ = std::fs::remove_file(&path);
+            if let Ok(mut file) = std::fs::File::create_new(&path) {
+                std::io::Write::write_all(&mut file, bytes)
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+                self.count(rel, bytes.len());
+                return Ok(());
+            }
+        }
         let path = self.staged_path(rel)?;
         // A file already here may be a link into the current site: replace it, never
         // write through it.
@@ -317,12 +332,10 @@ impl Output {
     /// that leaves empty.
     fn remove_stale(&self, pages: &[(String, Fingerprint)]) -> Result<()> {
         use rayon::prelude::*;
-        let made: std::collections::HashSet<&str> =
-            pages.iter().map(|(rel, _)| rel.as_str()).collect();
-        let stale: Vec<&str> = self
-            .standby
-            .keys()
-            .map(String::as_str)
+        let made: rustc_hash::FxHashSet<&str> = pages.iter().map(|(rel, _)| rel.as_str()).collect();
+        let kept: Vec<&str> = self.standby.keys().map(String::as_str).collect();
+        let stale: Vec<&str> = kept
+            .into_par_iter()
             .filter(|rel| !made.contains(rel))
             .collect();
         stale
