@@ -508,6 +508,52 @@ fn index(
     digest_files: &[PathBuf],
 ) -> Result<Site> {
     papers.sort_by(|a, b| a.front.id.cmp(&b.front.id));
+    // The lists below are sorted by keys copied out of the papers first: comparing
+    // through `papers` reads a scattered cache line per comparison. Papers are in id
+    // order, so a paper's index stands for its id.
+    let published: Vec<Newest> = papers
+        .iter()
+        .map(|p| {
+            let t = &p.front.published;
+            std::cmp::Reverse((t.timestamp(), t.timestamp_subsec_nanos()))
+        })
+        .collect();
+    // Authors need nothing but the papers: they are indexed while weeks and categories are.
+    let (weeks, (authors, author_index)) = rayon::join(
+        || -> Result<_> {
+            let by_id = ids(&papers)?;
+            let digests = digest_entries(digests, digest_files, &by_id)?;
+            let mut week_of = vec![None; papers.len()];
+            // Oldest first, so a paper listed twice belongs to the week that first had it.
+            for (di, d) in digests.iter().enumerate().rev() {
+                for &pi in &d.papers {
+                    week_of[pi].get_or_insert(di);
+                }
+            }
+            let categories = categories(&papers, &week_of, &published);
+            Ok((by_id, digests, week_of, categories))
+        },
+        || authors(&papers, &published),
+    );
+    let (by_id, digests, week_of, categories) = weeks?;
+    Ok(Site {
+        related: vec![Vec::new(); papers.len()],
+        papers,
+        by_id,
+        digests,
+        categories,
+        week_of,
+        authors,
+        author_index,
+        abstract_files,
+    })
+}
+
+/// A sort key: newest first by publication time.
+type Newest = std::cmp::Reverse<(i64, u32)>;
+
+/// Paper id -> index; an id in two files is an error.
+fn ids(papers: &[PaperEntry]) -> Result<FxHashMap<String, usize>> {
     // Keys are ids and names from the site's own files; FxHash is several times faster
     // than SipHash over hundreds of thousands of them.
     let mut by_id = FxHashMap::with_capacity_and_hasher(papers.len(), Default::default());
@@ -521,7 +567,16 @@ fn index(
             );
         }
     }
-    let mut digest_entries = Vec::with_capacity(digests.len());
+    Ok(by_id)
+}
+
+/// The digests, newest week first, with their papers looked up by id.
+fn digest_entries(
+    digests: Vec<DigestFile>,
+    digest_files: &[PathBuf],
+    by_id: &FxHashMap<String, usize>,
+) -> Result<Vec<DigestEntry>> {
+    let mut entries = Vec::with_capacity(digests.len());
     for (file, path) in digests.into_iter().zip(digest_files) {
         let front = file.front;
         let lookup = |ids: &[String], key: &str| -> Result<Vec<usize>> {
@@ -538,7 +593,7 @@ fn index(
         };
         let listed = lookup(&front.papers, "papers")?;
         let updated = lookup(&front.updated_papers, "updated_papers")?;
-        digest_entries.push(DigestEntry {
+        entries.push(DigestEntry {
             week: file.week,
             body_html: file.body_html,
             content_hash: file.content_hash,
@@ -547,72 +602,67 @@ fn index(
             front,
         });
     }
-    digest_entries.sort_by_key(|d| std::cmp::Reverse(d.week));
-    let mut week_of = vec![None; papers.len()];
-    // Oldest first, so a paper listed twice belongs to the week that first had it.
-    for (di, d) in digest_entries.iter().enumerate().rev() {
-        for &pi in &d.papers {
-            week_of[pi].get_or_insert(di);
-        }
-    }
-    // Keyed by slug: two spellings that share a URL share a page (first name wins).
-    let mut by_slug: BTreeMap<String, Category> = BTreeMap::new();
-    // A site has a few dozen category names and hundreds of thousands of papers.
-    let mut slug_of: FxHashMap<&str, String> = FxHashMap::default();
-    for p in &papers {
-        for c in std::iter::once(&p.front.primary_category).chain(&p.front.categories) {
-            if !slug_of.contains_key(c.as_str()) {
-                slug_of.insert(c, category_slug(c));
-            }
-        }
-    }
+    entries.sort_by_key(|d| std::cmp::Reverse(d.week));
+    Ok(entries)
+}
+
+/// The categories, sorted by slug, each with its papers by the week that announced them,
+/// newest first (digests are newest first), then newest first within a week; papers no
+/// digest lists come last. Category pages then read as runs of weeks, like the digests.
+fn categories(
+    papers: &[PaperEntry],
+    week_of: &[Option<usize>],
+    published: &[Newest],
+) -> Vec<Category> {
+    // Keyed by slug: two spellings that share a URL share a page (first name wins). A site
+    // has a few dozen category names and hundreds of thousands of papers: a name seen
+    // before goes straight to its category.
+    let mut by_name: FxHashMap<&str, usize> = FxHashMap::default();
+    let mut by_slug: FxHashMap<String, usize> = FxHashMap::default();
+    let mut categories: Vec<Category> = Vec::new();
+    let mut seen: Vec<usize> = Vec::new();
     for (i, p) in papers.iter().enumerate() {
         let f = &p.front;
         let primary = (!f.primary_category.is_empty()
             && !f.categories.contains(&f.primary_category))
         .then_some(&f.primary_category);
-        let mut seen: Vec<&str> = Vec::new();
+        seen.clear();
         for c in primary.into_iter().chain(&f.categories) {
-            let slug = &slug_of[c.as_str()];
-            if seen.contains(&slug.as_str()) {
-                continue;
-            }
-            seen.push(slug);
-            if let Some(category) = by_slug.get_mut(slug.as_str()) {
-                category.papers.push(i);
-            } else {
-                by_slug.insert(
-                    slug.clone(),
-                    Category {
-                        name: c.clone(),
-                        slug: slug.clone(),
-                        papers: vec![i],
-                    },
-                );
+            let ci = match by_name.get(c.as_str()) {
+                Some(&ci) => ci,
+                None => {
+                    let slug = category_slug(c);
+                    let ci = *by_slug.entry(slug.clone()).or_insert_with(|| {
+                        categories.push(Category {
+                            name: c.clone(),
+                            slug,
+                            papers: Vec::new(),
+                        });
+                        categories.len() - 1
+                    });
+                    by_name.insert(c, ci);
+                    ci
+                }
+            };
+            if !seen.contains(&ci) {
+                seen.push(ci);
+                categories[ci].papers.push(i);
             }
         }
     }
-    let mut categories: Vec<Category> = by_slug.into_values().collect();
-    // The lists below are sorted by keys copied out of the papers first: comparing
-    // through `papers` reads a scattered cache line per comparison. Papers are in id
-    // order, so a paper's index stands for its id.
+    categories.sort_unstable_by(|a, b| a.slug.cmp(&b.slug));
     let week: Vec<usize> = week_of.iter().map(|w| w.unwrap_or(usize::MAX)).collect();
-    let published: Vec<std::cmp::Reverse<(i64, u32)>> = papers
-        .iter()
-        .map(|p| {
-            let t = &p.front.published;
-            std::cmp::Reverse((t.timestamp(), t.timestamp_subsec_nanos()))
-        })
-        .collect();
-    // By the week that announced them, newest first (digests are newest first), then
-    // newest first within a week; papers no digest lists come last. Category pages then
-    // read as runs of weeks, like the digests. Keys are unique (the index is last), so an
-    // unstable sort gives one order.
+    // Keys are unique (the index is last), so an unstable sort gives one order.
     categories.par_iter_mut().for_each(|c| {
         c.papers
             .sort_unstable_by_key(|&i| (week[i], published[i], i))
     });
-    let newest_first = |list: &mut Vec<usize>| list.sort_unstable_by_key(|&i| (published[i], i));
+    categories
+}
+
+/// The authors, sorted by slug, each with their papers newest first; and author name ->
+/// index into them.
+fn authors(papers: &[PaperEntry], published: &[Newest]) -> (Vec<Author>, FxHashMap<String, usize>) {
     // Slugs on all cores: slugifying half a million names was most of indexing.
     let slugs: Vec<Vec<String>> = papers
         .par_iter()
@@ -656,22 +706,12 @@ fn index(
     let mut authors: Vec<Author> = numbered.into_iter().map(|(_, a)| a).collect();
     authors
         .par_iter_mut()
-        .for_each(|a| newest_first(&mut a.papers));
+        .for_each(|a| a.papers.sort_unstable_by_key(|&i| (published[i], i)));
     let author_index: FxHashMap<String, usize> = by_name
         .into_iter()
         .map(|(name, ai)| (name.to_string(), place[ai]))
         .collect();
-    Ok(Site {
-        related: vec![Vec::new(); papers.len()],
-        papers,
-        by_id,
-        digests: digest_entries,
-        categories,
-        week_of,
-        authors,
-        author_index,
-        abstract_files,
-    })
+    (authors, author_index)
 }
 
 /// A URL-safe category name: `cs.DC` stays, `bioRxiv bioinformatics` -> `bioRxiv-bioinformatics`.
