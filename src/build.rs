@@ -1,5 +1,6 @@
 //! `paperboy build`: content -> public/, as a flat list of timed steps.
 
+mod kept_lines;
 mod snippets;
 
 use crate::config::Config;
@@ -457,12 +458,13 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
     steps.done("render digests, home, categories");
 
     let search_state = incremental.then(|| root.join(".cache/search-state.bin"));
+    let lines_cache = incremental.then(|| root.join(".cache/lines.bin"));
     // Where earlier builds kept it, as JSON.
     let _ = std::fs::remove_file(root.join(".cache/search-index.json"));
     // Building the search index is mostly one thread's work: the author pages, which
     // need nothing from it, keep the other cores busy meanwhile.
     let (authors, search) = rayon::join(
-        || render_authors(&ctx, &out),
+        || render_authors(&ctx, &out, lines_cache.as_deref()),
         || write_search_index(&ctx, &out, corpus, search_state.as_deref()),
     );
     authors?;
@@ -759,12 +761,37 @@ fn render_category_pages(
     )
 }
 
-fn render_authors(ctx: &Ctx, out: &Output) -> Result<()> {
+/// Author pages. With `kept` (incremental builds), paper lines are taken from, and kept
+/// in, that file.
+fn render_authors(ctx: &Ctx, out: &Output, kept: Option<&Path>) -> Result<()> {
     let site = ctx.site;
+    let in_theme = Snippet::Line.in_theme(&ctx.tera);
+    let kept = kept.filter(|_| in_theme);
+    let keys: Vec<Fingerprint> = match kept {
+        Some(_) => (0..site.papers.len())
+            .into_par_iter()
+            .map(|i| {
+                let mut h = ctx.fingerprints.page("line");
+                h.num(ctx.fingerprints.paper_view[i]);
+                h.finish()
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+    let kept_lines = kept.and_then(kept_lines::KeptLines::open);
+    let writer = kept.and_then(kept_lines::LineWriter::new);
     // A paper is on the page of each of its authors: its line is rendered once.
-    let lines = Snippet::Line.in_theme(&ctx.tera).then(|| {
+    let lines = in_theme.then(|| {
         let uses = site.authors.iter().flat_map(|a| a.papers.iter().copied());
-        Snippets::new(Snippet::Line, site, &ctx.tera, &ctx.urls, uses)
+        let lines = Snippets::new(Snippet::Line, site, &ctx.tera, &ctx.urls, uses);
+        match kept {
+            Some(_) => lines.with_store(snippets::Store {
+                keys: &keys,
+                kept: kept_lines.as_ref(),
+                writer: writer.as_ref(),
+            }),
+            None => lines,
+        }
     });
     site.authors.par_iter().try_for_each_init(
         || ctx.context(),
@@ -817,6 +844,10 @@ fn render_authors(ctx: &Ctx, out: &Output) -> Result<()> {
     #[cfg(debug_assertions)]
     if let Some(lines) = &lines {
         debug_assert_eq!(lines.held(), 0, "lines held after every author page");
+    }
+    drop(lines);
+    if let (Some(writer), Some(path)) = (writer, kept) {
+        writer.finish(kept_lines.as_ref(), &keys, path);
     }
     Ok(())
 }

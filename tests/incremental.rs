@@ -630,6 +630,81 @@ fn related_papers_are_computed_from_the_kept_terms_of_unchanged_papers() {
     );
 }
 
+/// The records of `.cache/lines.bin`: (where the line starts, its length).
+fn line_records(bytes: &[u8]) -> Vec<(usize, usize)> {
+    assert_eq!(&bytes[..8], b"pblines1");
+    let mut records = Vec::new();
+    let mut at = 8;
+    while at < bytes.len() {
+        let len = u32::from_le_bytes(bytes[at + 24..at + 28].try_into().unwrap()) as usize;
+        records.push((at + 28, len));
+        at += 28 + len;
+    }
+    records
+}
+
+#[test]
+fn author_pages_take_unchanged_papers_lines_from_the_last_build_and_render_changed_ones() {
+    let (site, week) = built_without_its_newest_week();
+    let public = site.path().join("public");
+    let cache = site.path().join(".cache/lines.bin");
+    let kept = std::fs::read(&cache).unwrap();
+    week.put_back();
+    // A title edited: the paper's line on its authors' pages must be made again.
+    edit(
+        site.path().join("content/papers/2508/2508.13167.md"),
+        "title = \"Chain-of-Agents:",
+        "title = \"Chain-of-Agents, retitled:",
+    );
+
+    // Another paper's kept line altered, its check made to match: the next build
+    // believes it, so lines do come from the file.
+    let records = line_records(&kept);
+    assert!(records.len() > 300, "a line per paper");
+    let mut tampered = kept.clone();
+    let (start, len) = *records
+        .iter()
+        .find(|&&(start, len)| {
+            let line = std::str::from_utf8(&kept[start..start + len]).unwrap();
+            line.contains("cond-mat/0607501")
+        })
+        .expect("the kept lines have the oldest paper's");
+    let line = std::str::from_utf8(&kept[start..start + len]).unwrap();
+    let altered = line.replace("A striped supersolid", "A STRIPED SUPERSOLID");
+    assert_ne!(line, altered);
+    tampered[start..start + len].copy_from_slice(altered.as_bytes());
+    let check = xxhash_rust::xxh3::xxh3_64(altered.as_bytes());
+    tampered[start - 12..start - 4].copy_from_slice(&check.to_le_bytes());
+    std::fs::write(&cache, &tampered).unwrap();
+    let (_elsewhere, other) = build_elsewhere(site.path());
+    let author_of_oldest = read(other.join("authors/r-g-melko/index.html"));
+    assert!(author_of_oldest.contains("A STRIPED SUPERSOLID"));
+    let author_of_edited = read(other.join("authors/weizhen-li/index.html"));
+    assert!(author_of_edited.contains("Chain-of-Agents, retitled:"));
+    assert!(!author_of_edited.contains("Chain-of-Agents: End"));
+
+    // From the true lines, the site a full build makes; a file that does not add up
+    // is no cache, and the build is the same.
+    std::fs::write(&cache, &kept).unwrap();
+    assert_ok(&paperboy(site.path(), &["build"]));
+    assert!(read(public.join("authors/weizhen-li/index.html")).contains("retitled"));
+    assert_equals_full_build(site.path());
+    let now = std::fs::read(&cache).unwrap();
+    assert!(
+        line_records(&now).len() >= records.len(),
+        "the new week's lines are kept"
+    );
+    std::fs::write(&cache, &now[..now.len() - 5]).unwrap();
+    edit(
+        site.path().join("content/papers/2508/2508.13167.md"),
+        "retitled:",
+        "renamed:",
+    );
+    assert_ok(&paperboy(site.path(), &["build"]));
+    assert!(read(public.join("authors/weizhen-li/index.html")).contains("renamed:"));
+    assert_equals_full_build(site.path());
+}
+
 /// The numbered pages of a category, by number, with their HTML.
 fn numbered_pages(public: &Path, category: &str) -> Vec<(usize, String)> {
     let dir = public.join("categories").join(category).join("page");

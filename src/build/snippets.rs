@@ -8,6 +8,8 @@
 //! only until the last page that shows it is done: list pages are rendered week by week,
 //! newest first, and each paper counts the appearances it has left.
 
+use super::kept_lines::{KeptLines, LineWriter};
+use crate::manifest::Fingerprint;
 use crate::render::{self, views};
 use crate::site::Site;
 use anyhow::{Context as _, Result};
@@ -53,6 +55,15 @@ pub struct Snippets<'a> {
     slots: Vec<Mutex<Option<Arc<String>>>>,
     /// Per paper, the pages still to come that show it.
     uses_left: Vec<AtomicU32>,
+    store: Option<Store<'a>>,
+}
+
+/// Snippets kept across builds: those of the last build, and the file this one keeps.
+pub struct Store<'a> {
+    /// Per paper, the key of its snippet: what it is made from.
+    pub keys: &'a [Fingerprint],
+    pub kept: Option<&'a KeptLines>,
+    pub writer: Option<&'a LineWriter>,
 }
 
 impl<'a> Snippets<'a> {
@@ -75,6 +86,15 @@ impl<'a> Snippets<'a> {
             urls,
             slots: (0..site.papers.len()).map(|_| Mutex::new(None)).collect(),
             uses_left: counts.into_iter().map(AtomicU32::new).collect(),
+            store: None,
+        }
+    }
+
+    /// Snippets are taken from `store` when it has them, and those rendered go to it.
+    pub fn with_store(self, store: Store<'a>) -> Snippets<'a> {
+        Snippets {
+            store: Some(store),
+            ..self
         }
     }
 
@@ -90,6 +110,11 @@ impl<'a> Snippets<'a> {
     pub fn get(&self, i: usize, context: &mut tera::Context) -> Result<Arc<String>> {
         if let Some(snippet) = self.slot(i).as_ref() {
             return Ok(snippet.clone());
+        }
+        let key = self.store.as_ref().map(|s| s.keys[i]);
+        if let Some(kept) = self.store.as_ref().and_then(|s| s.kept?.get(s.keys[i])) {
+            let kept = Arc::new(kept.to_string());
+            return Ok(self.slot(i).get_or_insert_with(|| kept).clone());
         }
         // Rendered outside the lock: two pages that need the same new snippet at the same
         // moment both render it, and the first one kept wins. That is rare and harmless.
@@ -109,6 +134,9 @@ impl<'a> Snippets<'a> {
         // Tera starts every output with room for 2,000 bytes; a line is a tenth of that,
         // and a site's worth of them is held.
         html.shrink_to_fit();
+        if let (Some(writer), Some(key)) = (self.store.as_ref().and_then(|s| s.writer), key) {
+            writer.put(key, &html);
+        }
         Ok(self.slot(i).get_or_insert_with(|| Arc::new(html)).clone())
     }
 
