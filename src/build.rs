@@ -15,7 +15,6 @@ use rayon::prelude::*;
 use snippets::{Snippet, Snippets};
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Related papers listed on each paper's page.
@@ -598,22 +597,22 @@ fn render_weeks(ctx: &Ctx, out: &Output) -> Result<()> {
 }
 
 /// The cards of a digest's papers, new and updated, by paper.
-fn digest_cards(
-    cards: &Snippets,
+fn digest_cards<'a>(
+    cards: &Snippets<'a>,
     d: &DigestEntry,
     base: &tera::Context,
-) -> Result<HashMap<usize, Arc<String>>> {
+) -> Result<HashMap<usize, snippets::Held<'a>>> {
     let papers: Vec<usize> = d.papers.iter().chain(&d.updated).copied().collect();
     let rendered = cards.prepare(&papers, base)?;
     Ok(papers.into_iter().zip(rendered).collect())
 }
 
 /// The cards of `papers`, by paper, rendered where not ready.
-fn cards_of(
-    cards: &Snippets,
+fn cards_of<'a>(
+    cards: &Snippets<'a>,
     papers: &[usize],
     context: &mut tera::Context,
-) -> Result<HashMap<usize, Arc<String>>> {
+) -> Result<HashMap<usize, snippets::Held<'a>>> {
     papers
         .iter()
         .map(|&i| Ok((i, cards.get(i, context)?)))

@@ -47,12 +47,29 @@ impl Snippet {
     }
 }
 
+/// A snippet: rendered by this build, or kept from the last one (borrowed from its file).
+#[derive(Clone)]
+pub enum Held<'a> {
+    Rendered(Arc<String>),
+    Kept(&'a str),
+}
+
+impl std::ops::Deref for Held<'_> {
+    type Target = str;
+    fn deref(&self) -> &str {
+        match self {
+            Held::Rendered(html) => html,
+            Held::Kept(html) => html,
+        }
+    }
+}
+
 pub struct Snippets<'a> {
     kind: Snippet,
     site: &'a Site,
     tera: &'a tera::Tera,
     urls: &'a views::Urls,
-    slots: Vec<Mutex<Option<Arc<String>>>>,
+    slots: Vec<Mutex<Option<Held<'a>>>>,
     /// Per paper, the pages still to come that show it.
     uses_left: Vec<AtomicU32>,
     store: Option<Store<'a>>,
@@ -98,7 +115,7 @@ impl<'a> Snippets<'a> {
         }
     }
 
-    fn slot(&self, i: usize) -> std::sync::MutexGuard<'_, Option<Arc<String>>> {
+    fn slot(&self, i: usize) -> std::sync::MutexGuard<'_, Option<Held<'a>>> {
         // A snippet is a finished string: a panic elsewhere cannot leave one half-made.
         self.slots[i]
             .lock()
@@ -107,14 +124,13 @@ impl<'a> Snippets<'a> {
 
     /// Paper `i`'s snippet, rendered with `context` (which holds `site`; `paper` is added for
     /// the snippet and taken out again) unless a page already rendered it.
-    pub fn get(&self, i: usize, context: &mut tera::Context) -> Result<Arc<String>> {
+    pub fn get(&self, i: usize, context: &mut tera::Context) -> Result<Held<'a>> {
         if let Some(snippet) = self.slot(i).as_ref() {
             return Ok(snippet.clone());
         }
         let key = self.store.as_ref().map(|s| s.keys[i]);
         if let Some(kept) = self.store.as_ref().and_then(|s| s.kept?.get(s.keys[i])) {
-            let kept = Arc::new(kept.to_string());
-            return Ok(self.slot(i).get_or_insert_with(|| kept).clone());
+            return Ok(self.slot(i).get_or_insert(Held::Kept(kept)).clone());
         }
         // Rendered outside the lock: two pages that need the same new snippet at the same
         // moment both render it, and the first one kept wins. That is rare and harmless.
@@ -137,12 +153,15 @@ impl<'a> Snippets<'a> {
         if let (Some(writer), Some(key)) = (self.store.as_ref().and_then(|s| s.writer), key) {
             writer.put(key, &html);
         }
-        Ok(self.slot(i).get_or_insert_with(|| Arc::new(html)).clone())
+        Ok(self
+            .slot(i)
+            .get_or_insert_with(|| Held::Rendered(Arc::new(html)))
+            .clone())
     }
 
     /// The snippets of `papers`, in order, those not ready yet rendered on all cores: a
     /// digest shows thousands, and its page is one template run on one core.
-    pub fn prepare(&self, papers: &[usize], base: &tera::Context) -> Result<Vec<Arc<String>>> {
+    pub fn prepare(&self, papers: &[usize], base: &tera::Context) -> Result<Vec<Held<'a>>> {
         papers
             .par_iter()
             .map_init(|| base.clone(), |c, &i| self.get(i, c))
