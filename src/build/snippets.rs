@@ -6,7 +6,8 @@
 //! once per paper instead of once per appearance saves most of a build's template work.
 //! Holding every snippet would cost more memory than the papers themselves, so one is kept
 //! only until the last page that shows it is done: list pages are rendered week by week,
-//! newest first, and each paper counts the appearances it has left.
+//! newest first, and each paper counts the appearances it has left. With a `Store`,
+//! snippets are also taken from the last build's file and this build's are kept in one.
 
 use super::kept_lines::{KeptLines, LineWriter};
 use crate::manifest::Fingerprint;
