@@ -571,11 +571,19 @@ fn render_weeks(ctx: &Ctx, out: &Output) -> Result<()> {
         // other cores meanwhile.
         let (digest, categories) = rayon::join(
             || {
-                render_digest(ctx, out, cards, di)?;
-                if di == 0 {
-                    render_index(ctx, out, cards)?;
+                if di != 0 {
+                    return render_digest(ctx, out, cards, di);
                 }
-                Ok::<_, anyhow::Error>(())
+                // The home page shows the newest week's cards too: they are made once,
+                // and then its template and the digest's run side by side.
+                if let Some(cards) = cards {
+                    digest_cards(cards, d, &ctx.base)?;
+                }
+                let (digest, index) = rayon::join(
+                    || render_digest(ctx, out, cards, di),
+                    || render_index(ctx, out, cards),
+                );
+                digest.and(index)
             },
             || render_category_pages(ctx, out, cards, pages),
         );
