@@ -6,7 +6,7 @@ use crate::manifest::Fingerprint;
 use anyhow::{Context, Result, bail};
 // Keys are the site's own paths, from its own manifests: FxHash, several times faster than
 // SipHash, is safe here, and every page looks itself up twice.
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -281,17 +281,14 @@ impl Output {
     fn write_file(&self, rel: &str, bytes: &[u8]) -> Result<()> {
         // Most files an incremental build writes replace an older version in the standby
         // folder: that one is removed first, and its folder is known to be there.
-        if self.standby.contains_key(rel) && Self::is_inside(rel) {
+        let replaces = self.standby.contains_key(rel) && Self::is_inside(rel);
+        let path = if replaces {
             let path = self.dir.join(rel);
             let _ = std::fs::remove_file(&path);
-            if let Ok(mut file) = std::fs::File::create_new(&path) {
-                std::io::Write::write_all(&mut file, bytes)
-                    .with_context(|| format!("cannot write {}", path.display()))?;
-                self.count(rel, bytes.len());
-                return Ok(());
-            }
-        }
-        let path = self.staged_path(rel)?;
+            path
+        } else {
+            self.staged_path(rel)?
+        };
         // A file already here may be a link into the current site: replace it, never
         // write through it.
         let file = match std::fs::File::create_new(&path) {
@@ -299,6 +296,10 @@ impl Output {
                 std::fs::remove_file(&path)
                     .with_context(|| format!("cannot replace {}", path.display()))?;
                 std::fs::File::create_new(&path)
+            }
+            // The standby's folder is gone after all.
+            Err(e) if replaces && e.kind() == std::io::ErrorKind::NotFound => {
+                std::fs::File::create_new(self.staged_path(rel)?)
             }
             other => other,
         };
@@ -332,7 +333,7 @@ impl Output {
     /// that leaves empty.
     fn remove_stale(&self, pages: &[(String, Fingerprint)]) -> Result<()> {
         use rayon::prelude::*;
-        let made: rustc_hash::FxHashSet<&str> = pages.iter().map(|(rel, _)| rel.as_str()).collect();
+        let made: FxHashSet<&str> = pages.iter().map(|(rel, _)| rel.as_str()).collect();
         let kept: Vec<&str> = self.standby.keys().map(String::as_str).collect();
         let stale: Vec<&str> = kept
             .into_par_iter()
