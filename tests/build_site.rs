@@ -449,6 +449,14 @@ fn abstracts_read_back_from_a_file_give_the_same_site() {
     }
 }
 
+/// How often `marker` occurs in the files of a built `site` whose paths start with `prefix`.
+fn occurrences_under(site: &[(String, Vec<u8>)], prefix: &str, marker: &str) -> usize {
+    site.iter()
+        .filter(|(name, _)| name.starts_with(prefix))
+        .map(|(_, bytes)| String::from_utf8_lossy(bytes).matches(marker).count())
+        .sum()
+}
+
 /// Builds the site at `root`, lets `edit` change its theme's templates folder, builds it
 /// again and asserts that both builds gave the same files, which it returns. `what` names
 /// the snippets rendered once in the first build and on every page in the second.
@@ -492,15 +500,7 @@ fn cards_rendered_once_give_the_same_site_as_cards_drawn_on_every_page() {
         });
         // Cards are there at all, on every kind of list page.
         for list in ["index.html", "digests/", "categories/"] {
-            let cards: usize = a
-                .iter()
-                .filter(|(name, _)| name.starts_with(list))
-                .map(|(_, bytes)| {
-                    String::from_utf8_lossy(bytes)
-                        .matches("<article class=\"card\"")
-                        .count()
-                })
-                .sum();
+            let cards = occurrences_under(&a, list, "<article class=\"card\"");
             assert!(cards > 0, "no cards under {list}");
         }
     }
@@ -524,15 +524,7 @@ fn lines_rendered_once_give_the_same_site_as_lines_drawn_on_every_author_page() 
             assert!(text.contains("paper.title"), "author.html draws no lines");
             std::fs::write(&author, text).unwrap();
         });
-        let lines: usize = a
-            .iter()
-            .filter(|(name, _)| name.starts_with("authors/"))
-            .map(|(_, bytes)| {
-                String::from_utf8_lossy(bytes)
-                    .matches("<li id=\"paper-")
-                    .count()
-            })
-            .sum();
+        let lines = occurrences_under(&a, "authors/", "<li id=\"paper-");
         assert!(lines > 0, "no lines on author pages");
     }
 }
