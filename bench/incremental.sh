@@ -2,7 +2,9 @@
 # Incremental build benchmark: a synthetic site of N papers is built with its last week held
 # back and built twice (the second build leaves the standby a weekly site has), the week
 # is added, and the next build is timed against a full build of the same
-# content; the two outputs are compared byte for byte. Runs on a RAM disk (/dev/shm).
+# content; the two outputs are compared byte for byte. Then the floor: what statting the
+# content and writing the files the week changed cost without paperboy. Runs on a RAM
+# disk (/dev/shm).
 #
 #   bench/incremental.sh 100000
 set -euo pipefail
@@ -18,6 +20,7 @@ timed() { # label cmd...
   local label=$1; shift
   /usr/bin/time -o "$work/time" -f "%e %U %S %M" "$@" 2>"$work/log" >/dev/null
   read -r wall user sys rss <"$work/time"
+  last_wall=$wall
   printf "%-28s %8.2f s wall %8.2f s cpu %6.0f MiB peak   %s\n" "$label" "$wall" "$(echo "$user + $sys" | bc)" "$(echo "$rss / 1024" | bc)" "$(tail -1 "$work/log")"
 }
 "$gen" "$N" "$site" --without-last-week 2>&1
@@ -28,7 +31,28 @@ before=$(find "$site/content/papers" -name '*.md' | wc -l)
 "$gen" "$N" "$site" >/dev/null 2>&1
 after=$(find "$site/content/papers" -name '*.md' | wc -l)
 echo "added one week: $((after - before)) papers"
+# A snapshot of the site before the week, in hard links: a build never writes through a
+# file, it replaces it.
+cp -al "$site/public" "$work/before"
 timed "incremental build" "$bin" --root "$site" -v build
+incremental_wall=$last_wall
 grep -E " ms " "$work/log" || true
+timed "no-change build after it" "$bin" --root "$site" build
 timed "full build (--full)" "$bin" --root "$site" build --full --output "$work/full"
 if diff -r "$site/public" "$work/full" >/dev/null; then echo "outputs identical"; else echo "OUTPUTS DIFFER"; exit 1; fi
+printf "incremental / full: %.0f %%; 5 %% of the full build: %.2f s\n" \
+  "$(echo "100 * $incremental_wall / $last_wall" | bc -l)" "$(echo "$last_wall / 20" | bc -l)"
+# What any tool that builds this site incrementally must do, timed without paperboy: stat
+# every content file, and write the files the week changed (whose bytes differ from the
+# site before it) from memory, both on all cores.
+stat_content() { # one find per folder, as many at a time as there are cores
+  find "$site/content" -maxdepth 2 -type d -print0 |
+    xargs -0 -P"$(nproc)" -I{} find {} -maxdepth 1 -type f -printf '%s %T@\n' >/dev/null
+}
+seconds=$( { TIMEFORMAT=%R; time stat_content; } 2>&1 )
+echo "floor: stat the $(find "$site/content" -type f | wc -l) content files (find): $seconds s"
+if command -v python3 >/dev/null; then
+  python3 bench/write_floor.py "$work/before" "$site/public" "$work/floor"
+else
+  echo "floor: skipped (no python3)"
+fi
