@@ -46,7 +46,7 @@ printf "incremental / full: %.0f %%; 5 %% of the full build: %.2f s\n" \
 # every content file, and write the files the week changed (whose bytes differ from the
 # site before it) from memory, both on all cores.
 stat_content() { # one find per folder, as many at a time as there are cores
-  find "$site/content" -maxdepth 2 -type d -print0 |
+  find "$site/content" -type d -print0 |
     xargs -0 -P"$(nproc)" -I{} find {} -maxdepth 1 -type f -printf '%s %T@\n' >/dev/null
 }
 seconds=$( { TIMEFORMAT=%R; time stat_content; } 2>&1 )

@@ -82,13 +82,13 @@ def main():
     by_folder = {}
     for rel, data in changed:
         top = rel.split(os.sep)[0] if os.sep in rel else "(top)"
-        files, size = by_folder.get(top, (0, 0))
-        by_folder[top] = (files + 1, size + len(data))
+        count, total = by_folder.get(top, (0, 0))
+        by_folder[top] = (count + 1, total + len(data))
     print(
         "       by folder: "
         + "; ".join(
-            f"{top} {files:,} files {size / 1e6:.1f} MB"
-            for top, (files, size) in sorted(by_folder.items(), key=lambda t: -t[1][1])
+            f"{top} {count:,} files {total / 1e6:.1f} MB"
+            for top, (count, total) in sorted(by_folder.items(), key=lambda t: -t[1][1])
         )
     )
     shutil.rmtree(dest, ignore_errors=True)
