@@ -63,6 +63,9 @@ def main():
     if len(sys.argv) != 4:
         sys.exit(__doc__)
     before, after, dest = sys.argv[1:]
+    for folder in (before, after):
+        if not os.path.isdir(folder):
+            sys.exit(f"write_floor.py: {folder} is not a folder")
     changed = changed_files(before, after)
     shutil.rmtree(dest, ignore_errors=True)
     for folder in sorted({os.path.dirname(rel) for rel, _ in changed}):
