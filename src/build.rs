@@ -31,6 +31,8 @@ pub struct BuildReport {
     pub categories: usize,
     pub steps: Vec<Step>,
     pub total: Duration,
+    /// Temporary files of killed runs removed from `content/`.
+    pub temporaries_removed: usize,
 }
 
 fn thousands(n: usize) -> String {
@@ -298,7 +300,7 @@ fn site_inputs(root: &Path, config: &Config, site_view: &SiteView) -> Result<Fin
         root.join("themes").join(&config.theme).join("templates"),
         root.join("templates"),
     ] {
-        for (rel, path) in crate::walk::files_below(&dir)? {
+        for (rel, path) in crate::walk::files_below(&dir, root)? {
             let bytes =
                 std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
             h.str(&rel).bytes(&bytes);
@@ -317,6 +319,9 @@ pub struct Options {
     pub incremental: bool,
     /// Past this many papers the abstracts are kept in a temporary file, not in memory.
     pub abstracts_in_memory_up_to: usize,
+    /// Remove the temporary files killed runs left in `content/`: only for a caller that
+    /// holds the site lock, or it could take a running fetch's file from under it.
+    pub remove_temporaries: bool,
 }
 
 impl Default for Options {
@@ -326,6 +331,7 @@ impl Default for Options {
             progress: false,
             incremental: false,
             abstracts_in_memory_up_to: site::ABSTRACTS_IN_MEMORY_UP_TO,
+            remove_temporaries: false,
         }
     }
 }
@@ -336,6 +342,7 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
         progress,
         incremental,
         abstracts_in_memory_up_to,
+        remove_temporaries,
     } = *options;
     let started = Instant::now();
     let mut steps = Steps {
@@ -351,6 +358,14 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
         abstracts_in_memory_up_to,
         parse_cache.as_ref(),
     )?;
+    let mut temporaries_removed = 0;
+    if remove_temporaries {
+        for path in std::mem::take(&mut site.temporaries) {
+            std::fs::remove_file(&path)
+                .with_context(|| format!("cannot remove {}", path.display()))?;
+            temporaries_removed += 1;
+        }
+    }
     steps.done("load content");
     let tera = render::load_templates(root, &config.theme)?;
     steps.done("load templates");
@@ -476,8 +491,11 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
     render_feeds(&ctx, &out)?;
     steps.done("feeds, sitemap, robots");
 
-    out.copy_dir(&root.join("themes").join(&config.theme).join("static"))?;
-    out.copy_dir(&root.join("static"))?;
+    out.copy_dir(
+        &root.join("themes").join(&config.theme).join("static"),
+        root,
+    )?;
+    out.copy_dir(&root.join("static"), root)?;
     steps.done("static files");
 
     bar.finish();
@@ -506,6 +524,7 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
         categories: site.categories.len(),
         steps: steps.list,
         total: started.elapsed(),
+        temporaries_removed,
     })
 }
 
@@ -759,13 +778,28 @@ fn render_category_pages(
                     c.insert("paginator", &paginator);
                     Ok(())
                 },
-            )?;
+            )
+            .with_context(|| named_by("category", &cat.name, site, papers))?;
             if let Some(cards) = cards {
                 cards.release(papers);
             }
             Ok(())
         },
     )
+}
+
+/// Says which content file a page's name comes from, for an error on that page: the
+/// category or author name is the paper file's text, and the file is what to fix.
+fn named_by(what: &str, name: &str, site: &Site, papers: &[usize]) -> String {
+    let shown: String = name.chars().take(60).collect();
+    let ellipsis = if shown.len() < name.len() { "…" } else { "" };
+    match papers.first() {
+        Some(&i) => format!(
+            "the page of {what} {shown:?}{ellipsis}, named in {}",
+            site.papers[i].source_path.display()
+        ),
+        None => format!("the page of {what} {shown:?}{ellipsis}"),
+    }
 }
 
 /// Author pages. With `kept` (incremental builds), paper lines are taken from, and kept
@@ -841,7 +875,8 @@ fn render_authors(ctx: &Ctx, out: &Output, kept: Option<&Path>) -> Result<()> {
                     },
                 );
                 Ok(())
-            })?;
+            })
+            .with_context(|| named_by("author", &author.name, site, &author.papers))?;
             if let Some(lines) = &lines {
                 lines.release(&author.papers);
             }

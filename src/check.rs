@@ -14,6 +14,8 @@ pub struct CheckReport {
     pub links: usize,
     /// `page: link (why)`, sorted.
     pub broken: Vec<String>,
+    /// Temporary files of killed runs, removed from `content/`.
+    pub temporaries_removed: usize,
 }
 
 impl std::fmt::Display for CheckReport {
@@ -28,11 +30,18 @@ impl std::fmt::Display for CheckReport {
     }
 }
 
-pub fn run(root: &Path, config: &Config) -> Result<CheckReport> {
+/// `locked`: the caller holds the site lock, so temporaries of killed runs can go.
+pub fn run(root: &Path, config: &Config, locked: bool) -> Result<CheckReport> {
     let scratch = tempfile::tempdir().context("cannot create a temporary folder")?;
     let out = scratch.path().join("site");
-    crate::build::run(root, config, &out, &Default::default())?;
-    check_links(&out, &Urls::new(&config.base_url))
+    let options = crate::build::Options {
+        remove_temporaries: locked,
+        ..Default::default()
+    };
+    let built = crate::build::run(root, config, &out, &options)?;
+    let mut report = check_links(&out, &Urls::new(&config.base_url))?;
+    report.temporaries_removed = built.temporaries_removed;
+    Ok(report)
 }
 
 /// The values of `attr="…"` in a page, entity-decoded.
@@ -51,7 +60,7 @@ fn attribute_values<'a>(html: &'a str, attr: &'a str) -> impl Iterator<Item = St
 
 /// Checks every `href`/`src` of every HTML page below `site` that points into the site.
 pub fn check_links(site: &Path, urls: &Urls) -> Result<CheckReport> {
-    let texts: Vec<(String, String)> = crate::walk::files_below(site)?
+    let texts: Vec<(String, String)> = crate::walk::files_below(site, site)?
         .into_par_iter()
         .filter(|(rel, _)| rel.ends_with(".html"))
         .map(|(rel, path)| {

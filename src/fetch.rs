@@ -42,7 +42,11 @@ pub struct FetchSummary {
     pub unchanged_feeds: usize,
     pub failed: Vec<String>,
     pub frozen_weeks: Vec<String>,
+    /// What a source gave that was read with a repair, cut to bounds or left out.
+    pub warnings: Vec<String>,
     pub files_written: usize,
+    /// Temporary files of killed runs, removed.
+    pub temporaries_removed: usize,
     /// Lines saying what would change, for `--dry-run`.
     pub changes: Vec<String>,
 }
@@ -86,7 +90,7 @@ pub fn run(root: &Path, config: &Config, opts: &FetchOptions) -> Result<FetchSum
     let content_dir = root.join("content");
     let progress = crate::progress::Progress::new(opts.progress);
     let reports = match &opts.from {
-        Some(from) => read_saved(from, opts, &progress)?,
+        Some(from) => read_saved(from, config.fetch.max_body_bytes, opts, &progress)?,
         None => {
             if config.sources.is_empty() {
                 bail!("paperboy.toml: no [[sources]] to fetch (or give --from FILE|DIR)");
@@ -106,6 +110,7 @@ pub fn run(root: &Path, config: &Config, opts: &FetchOptions) -> Result<FetchSum
 /// Reads saved feed files (a file, or every file below a folder, in name order).
 fn read_saved(
     from: &Path,
+    max_bytes: u64,
     opts: &FetchOptions,
     progress: &crate::progress::Progress,
 ) -> Result<Vec<SourceReport>> {
@@ -139,7 +144,7 @@ fn read_saved(
                 label: label.clone(),
                 ..Default::default()
             };
-            match std::fs::read(path) {
+            match read_capped(path, max_bytes) {
                 Ok(bytes) => {
                     let mut ctx = ParseContext::new(&label, opts.now);
                     match parse_feed(&bytes, None, &mut ctx) {
@@ -147,12 +152,24 @@ fn read_saved(
                         Err(e) => report.error = Some(format!("{label}: {e:#}")),
                     }
                 }
-                Err(e) => report.error = Some(format!("{label}: {e}")),
+                Err(e) => report.error = Some(format!("{label}: {e:#}")),
             }
             bar.finish(report.entries);
             report
         })
         .collect())
+}
+
+/// A saved feed, held to the same size limit as one fetched over HTTP.
+fn read_capped(path: &Path, max_bytes: u64) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    let mut bytes = Vec::new();
+    file.take(max_bytes + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max_bytes {
+        bail!("the file is larger than max_body_bytes ({max_bytes}); not read");
+    }
+    Ok(bytes)
 }
 
 fn absorb(report: &mut SourceReport, parsed: ParsedFeed) {
@@ -354,16 +371,17 @@ fn apply(
             summary.unchanged_feeds += 1;
         }
         for w in &report.warnings {
-            summary
-                .changes
-                .push(format!("warning: {}: {w}", report.label));
+            summary.warnings.push(format!("{}: {w}", report.label));
         }
         if let Some(e) = report.error {
             summary.failed.push(e);
             continue;
         }
         let mut kept = 0;
-        for p in report.papers {
+        for mut p in report.papers {
+            for w in crate::sources::limits::bound(&mut p) {
+                summary.warnings.push(format!("{}: {w}", report.label));
+            }
             if opts.max.is_some_and(|m| kept >= m) || !keep(&p, &config.filter, opts.since) {
                 summary.filtered_out += 1;
                 continue;
@@ -492,7 +510,7 @@ fn apply(
         }
     }
     if !opts.dry_run {
-        remove_stale_temporaries(&writes);
+        summary.temporaries_removed = remove_stale_temporaries(root, content_dir)?;
         // Papers before digests, and all of them or none (see store::journal).
         crate::store::journal::commit(root, &writes)?;
         summary.files_written = writes.len();
@@ -501,22 +519,17 @@ fn apply(
 }
 
 /// A run that was killed mid-write leaves `.paperboy-*.tmp` files beside its targets; the
-/// next run (holding the site lock) clears those in the folders it writes to.
-fn remove_stale_temporaries(writes: &[(PathBuf, String)]) {
-    let mut dirs: Vec<&Path> = writes.iter().filter_map(|(p, _)| p.parent()).collect();
-    dirs.sort();
-    dirs.dedup();
-    for dir in dirs {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if name.starts_with(".paperboy-") && name.ends_with(".tmp") {
-                let _ = std::fs::remove_file(entry.path());
-            }
+/// next fetch (holding the site lock) clears every one of them under `content/`.
+fn remove_stale_temporaries(root: &Path, content_dir: &Path) -> Result<usize> {
+    let mut removed = 0;
+    for (rel, path) in crate::walk::files_below(content_dir, root)? {
+        if crate::walk::is_temporary(rel.rsplit('/').next().unwrap_or(&rel)) {
+            std::fs::remove_file(&path)
+                .with_context(|| format!("cannot remove {}", path.display()))?;
+            removed += 1;
         }
     }
+    Ok(removed)
 }
 
 /// DOI -> id of every stored paper, built only when a journal item needs matching.

@@ -144,7 +144,7 @@ mod tests {
     #[test]
     fn the_embedded_theme_is_the_whole_theme() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("themes/default");
-        let on_disk = crate::walk::files_below(&dir).unwrap();
+        let on_disk = crate::walk::files_below(&dir, &dir).unwrap();
         let names: Vec<&str> = THEME.iter().map(|(n, _)| *n).collect();
         for (rel, _) in &on_disk {
             assert!(

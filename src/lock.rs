@@ -1,4 +1,4 @@
-//! One writer at a time per site: `fetch`, `build` and `snapshot` hold an exclusive lock on
+//! One writer at a time per site: `fetch`, `build`, `check` and `snapshot` hold an exclusive lock on
 //! `ROOT/.paperboy.lock`. The OS drops the lock when the process ends, however it ends,
 //! so a killed run never leaves a stale lock behind.
 

@@ -203,6 +203,17 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     println!("{line}");
                 }
             }
+            if !cli.quiet {
+                for line in &summary.warnings {
+                    eprintln!("warning: {line}");
+                }
+            }
+            if summary.temporaries_removed > 0 && !cli.quiet {
+                eprintln!(
+                    "note: removed {} temporary files that killed runs left in content/",
+                    summary.temporaries_removed
+                );
+            }
             for line in &summary.frozen_weeks {
                 eprintln!("note: {line}");
             }
@@ -242,6 +253,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 &paperboy::build::Options {
                     progress: !cli.quiet,
                     incremental: !full,
+                    remove_temporaries: true,
                     ..Default::default()
                 },
             )?;
@@ -268,6 +280,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     report.files - report.reused,
                     report.bytes,
                     report.reused
+                );
+            }
+            if report.temporaries_removed > 0 && !cli.quiet {
+                eprintln!(
+                    "note: removed {} temporary files that killed runs left in content/",
+                    report.temporaries_removed
                 );
             }
             if !cli.quiet {
@@ -311,9 +329,17 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Check => {
-            let report = paperboy::check::run(&cli.root, &config)?;
+            let _lock = paperboy::lock::acquire(&cli.root, "check")?;
+            recover(&cli)?;
+            let report = paperboy::check::run(&cli.root, &config, true)?;
             for line in &report.broken {
                 println!("broken link: {line}");
+            }
+            if report.temporaries_removed > 0 && !cli.quiet {
+                eprintln!(
+                    "note: removed {} temporary files that killed runs left in content/",
+                    report.temporaries_removed
+                );
             }
             if !cli.quiet {
                 eprintln!("{report}");

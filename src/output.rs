@@ -310,8 +310,9 @@ impl Output {
     }
 
     /// Copies a folder of static files into the site (later calls override earlier ones).
-    pub fn copy_dir(&self, from: &Path) -> Result<()> {
-        for (rel, path) in crate::walk::files_below(from)? {
+    /// Links in it are followed only inside `within`, the site's folder.
+    pub fn copy_dir(&self, from: &Path, within: &Path) -> Result<()> {
+        for (rel, path) in crate::walk::files_below(from, within)? {
             let bytes =
                 std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
             self.write(&rel, &bytes)?;

@@ -38,7 +38,7 @@ struct SiteFiles {
 }
 
 fn read_site(dir: &Path) -> Result<SiteFiles> {
-    let files = crate::walk::files_below(dir)?
+    let files = crate::walk::files_below(dir, dir)?
         .into_iter()
         .map(|(rel, path)| {
             std::fs::read(&path)

@@ -215,10 +215,11 @@ fn feed_truncated_mid_entry_keeps_the_whole_entries() {
     let out = paperboy(site.path(), &["-v", "fetch"]);
     assert_ok(&out);
     assert_eq!(papers_written(site.path()), 4);
+    // Said as a warning, on stderr, without -v too.
     assert!(
-        common::stdout(&out).contains("line 69"),
+        stderr(&out).contains("warning: ") && stderr(&out).contains("line 69"),
         "{}",
-        common::stdout(&out)
+        stderr(&out)
     );
     // Every file written parses.
     let build = paperboy(site.path(), &["build"]);

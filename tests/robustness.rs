@@ -342,9 +342,9 @@ fn ids_and_weeks_that_would_leave_the_site_are_refused() {
     );
     assert_ok(&out);
     assert!(
-        common::stdout(&out).contains("not an arXiv id"),
+        stderr(&out).contains("warning: ") && stderr(&out).contains("not an arXiv id"),
         "{}",
-        common::stdout(&out)
+        stderr(&out)
     );
     assert!(!site.path().join("content").exists());
     assert!(!Path::new("/tmp/evil.md").exists() && !Path::new("/etc/passwd.md").exists());

@@ -23,21 +23,22 @@ pub const REQUIRED: &[&str] = &[
     "404.html",
 ];
 
-fn template_files(dir: &Path) -> Result<BTreeMap<String, PathBuf>> {
-    Ok(crate::walk::files_below(dir)?.into_iter().collect())
+fn template_files(dir: &Path, root: &Path) -> Result<BTreeMap<String, PathBuf>> {
+    Ok(crate::walk::files_below(dir, root)?.into_iter().collect())
 }
 
 /// Loads `themes/<theme>/templates/`, then `templates/` of the site over it.
 pub fn load_templates(root: &Path, theme: &str) -> Result<tera::Tera> {
     let theme_dir = root.join("themes").join(theme).join("templates");
+    // Listed first: a theme folder that is a link out of the site is that error.
+    let mut files = template_files(&theme_dir, root)?;
     if !theme_dir.is_dir() {
         return Err(anyhow!(
             "theme {theme:?} not found: no folder {}",
             theme_dir.display()
         ));
     }
-    let mut files = template_files(&theme_dir)?;
-    files.extend(template_files(&root.join("templates"))?);
+    files.extend(template_files(&root.join("templates"), root)?);
     let mut tera = tera::Tera::default();
     tera.autoescape_on(vec![".html", ".xml"]);
     tera.set_escape_fn(escape_html);

@@ -74,6 +74,9 @@ pub struct Site {
     pub author_index: FxHashMap<String, usize>,
     /// Paper index -> related papers, most similar first (filled by `compute_related`).
     pub related: Vec<Vec<usize>>,
+    /// Temporary files that killed runs left among the content (`walk::is_temporary`):
+    /// a build that holds the site lock removes them.
+    pub temporaries: Vec<PathBuf>,
     /// Where the abstracts are when they are not in memory.
     abstract_files: Files,
 }
@@ -213,19 +216,53 @@ fn corpus_hash(f: &PaperFront) -> Fingerprint {
 /// A URL-safe author name: `Tom Götz` -> `tom-gotz`.
 pub fn author_slug(name: &str) -> String {
     let s = slug::slugify(name);
-    if s.is_empty() { "anonymous".into() } else { s }
+    if s.is_empty() {
+        "anonymous".into()
+    } else {
+        bounded_slug(s, name)
+    }
 }
 
-/// The content files below `dir`: `.md`, not hidden (editors' and our own temporaries are).
-fn markdown_files(dir: &Path) -> Result<Vec<PathBuf>> {
-    Ok(crate::walk::files_below(dir)?
-        .into_iter()
-        .filter(|(rel, _)| {
-            let name = rel.rsplit('/').next().unwrap_or(rel);
-            name.ends_with(".md") && !name.starts_with('.')
-        })
-        .map(|(_, path)| path)
-        .collect())
+/// Longest slug kept whole: well inside the 255 bytes a file name may have, and a URL
+/// segment a reader can still copy.
+const MAX_SLUG: usize = 80;
+
+/// A slug cut to `MAX_SLUG` bytes, with a hash of the full name after the cut so that two
+/// long names that share their first bytes keep apart.
+fn bounded_slug(slug: String, name: &str) -> String {
+    if slug.len() <= MAX_SLUG {
+        return slug;
+    }
+    let mut cut = MAX_SLUG - 17;
+    while !slug.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let hash = xxhash_rust::xxh3::xxh3_64(name.as_bytes());
+    format!("{}-{hash:016x}", slug[..cut].trim_end_matches(['-', '.']))
+}
+
+/// The content files below `dir`: `.md`, not hidden (editors' and our own temporaries
+/// are); and apart, the temporaries that killed runs left there.
+fn markdown_files(dir: &Path, within: &Path) -> Result<(Vec<PathBuf>, Vec<PathBuf>)> {
+    let mut markdown = Vec::new();
+    let mut temporaries = Vec::new();
+    for (rel, path) in crate::walk::files_below(dir, within)? {
+        let name = rel.rsplit('/').next().unwrap_or(&rel);
+        if name.ends_with(".md") && !name.starts_with('.') {
+            markdown.push(path);
+        } else if crate::walk::is_temporary(name) {
+            temporaries.push(path);
+        }
+    }
+    Ok((markdown, temporaries))
+}
+
+/// The site's folder, which links in `content/` must not leave.
+fn site_root(content_dir: &Path) -> &Path {
+    match content_dir.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
 }
 
 pub fn markdown_to_html(md: &str) -> String {
@@ -307,8 +344,10 @@ pub fn load_with(
     cache: Option<&ParseCache>,
 ) -> Result<Site> {
     let papers_dir = content_dir.join("papers");
-    let paper_files = markdown_files(&papers_dir)?;
-    let digest_files = markdown_files(&content_dir.join("digests"))?;
+    let within = site_root(content_dir);
+    let (paper_files, mut temporaries) = markdown_files(&papers_dir, within)?;
+    let (digest_files, more) = markdown_files(&content_dir.join("digests"), within)?;
+    temporaries.extend(more);
     let spill = paper_files.len() > abstracts_in_memory_up_to;
     let (papers, files) = read_papers(
         &papers_dir,
@@ -318,7 +357,9 @@ pub fn load_with(
         CACHE_FILES_KEPT_OPEN,
     )?;
     let digests = collect_in_order(digest_files.par_iter().map(|p| read_digest(p)).collect())?;
-    index(papers, files, digests, &digest_files)
+    let mut site = index(papers, files, digests, &digest_files)?;
+    site.temporaries = temporaries;
+    Ok(site)
 }
 
 /// Folders whose parse cache files stay open for their abstracts; the abstracts of any
@@ -545,6 +586,7 @@ fn index(
         week_of,
         authors,
         author_index,
+        temporaries: Vec::new(),
         abstract_files,
     })
 }
@@ -730,7 +772,7 @@ pub fn category_slug(name: &str) -> String {
     if s.is_empty() {
         "uncategorized".into()
     } else {
-        s
+        bounded_slug(s, name)
     }
 }
 
@@ -862,6 +904,20 @@ mod tests {
             let bytes = std::fs::read(entry.unwrap().path()).unwrap();
             assert!(bytes.windows(12).any(|w| w == b"The abstract"));
         }
+    }
+
+    #[test]
+    fn long_names_get_bounded_slugs_that_stay_apart() {
+        let a = format!("{}A", "Q".repeat(300));
+        let b = format!("{}B", "Q".repeat(300));
+        for slug in [category_slug(&a), author_slug(&a)] {
+            assert!(slug.len() <= MAX_SLUG, "{slug}");
+        }
+        assert_ne!(category_slug(&a), category_slug(&b));
+        assert_ne!(author_slug(&a), author_slug(&b));
+        assert_eq!(category_slug(&a), category_slug(&a));
+        assert_eq!(category_slug("cs.DC"), "cs.DC");
+        assert_eq!(author_slug("Tom Götz"), "tom-gotz");
     }
 
     fn read_to(path: &Path) -> String {

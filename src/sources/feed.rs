@@ -34,31 +34,57 @@ pub fn parse(root: &Element, ctx: &ParseContext, out: &mut ParsedFeed) -> Result
         .or(self_link.as_deref())
         .and_then(|u| reqwest::Url::parse(u).ok());
     // Items that name no category are filed under the source's configured name, else
-    // under the feed's own title.
+    // under the feed's own title, else its host: never under where the bytes came from,
+    // which for `fetch --from` is a path on the maintainer's disk.
     let feed_title = container
         .first_own("title")
         .or_else(|| root.first_own("channel").and_then(|c| c.first_own("title")))
         .map(|t| t.clean_text())
         .filter(|t| !t.is_empty());
+    let feed_host = [Some(feed_link.as_str()), self_link.as_deref()]
+        .into_iter()
+        .flatten()
+        .find_map(|u| reqwest::Url::parse(u).ok()?.host_str().map(str::to_string));
     let fallback_category = ctx
         .category
         .clone()
+        .or_else(|| feed_title.clone())
+        .or_else(|| feed_host.clone());
+    // What names the feed in ids of items that carry no id or link of their own: what the
+    // feed says of itself, so the same item gets the same id from a saved copy.
+    let feed_key = self_link
+        .clone()
+        .filter(|l| !l.is_empty())
+        .or_else(|| (!feed_link.is_empty()).then(|| feed_link.clone()))
         .or(feed_title)
-        .unwrap_or_else(|| ctx.source_name.clone());
+        .unwrap_or_default();
     let base = match origin {
         Some(o) => o.join(&feed_link).ok().or(Some(o)),
         None => reqwest::Url::parse(&feed_link).ok(),
     };
-    for item in container.own(item_name) {
+    for (position, item) in container.own(item_name).enumerate() {
         if !out.take_entry(item) {
             continue;
         }
-        match parse_item(item, base.as_ref(), &fallback_category, ctx) {
+        match parse_item(
+            item,
+            base.as_ref(),
+            fallback_category.as_deref(),
+            &feed_key,
+            ctx,
+        ) {
             Some(p) => out.papers.push(p),
-            None => out
-                .warnings
-                .push("an entry with no title, link or id was left out".into()),
+            None => out.warnings.push(format!(
+                "item {} has no title, link, id or text to tell it apart; left out",
+                position + 1
+            )),
         }
+    }
+    if out.entries == 0 {
+        out.warnings.push(format!(
+            "no <{item_name}> in this <{}> document: nothing to read",
+            root.name
+        ));
     }
     Ok(())
 }
@@ -88,7 +114,8 @@ fn looks_like_html(s: &str) -> bool {
 fn parse_item(
     item: &Element,
     base: Option<&reqwest::Url>,
-    fallback_category: &str,
+    fallback_category: Option<&str>,
+    feed_key: &str,
     ctx: &ParseContext,
 ) -> Option<Paper> {
     let title = item
@@ -114,7 +141,14 @@ fn parse_item(
         .map(|e| e.clean_text())
         .or_else(|| item.attr("rdf:about").map(str::to_string))
         .unwrap_or_default();
-    if title.is_empty() && link.is_empty() && guid.is_empty() {
+    let abstract_text = item
+        .first_own("summary")
+        .or_else(|| item.first_own("description"))
+        .or_else(|| item.first_in_ns(NS_CONTENT, "encoded"))
+        .or_else(|| item.first_own("content"))
+        .map(html_field)
+        .unwrap_or_default();
+    if title.is_empty() && link.is_empty() && guid.is_empty() && abstract_text.is_empty() {
         return None;
     }
     // prism:doi is matched by local name: OUP binds the prefix to the URI "prism".
@@ -129,7 +163,16 @@ fn parse_item(
         .filter(|_| link.contains("arxiv.org"))
         .map(|(id, _)| id)
         .or_else(|| PaperId::from_doi(&doi))
-        .unwrap_or_else(|| PaperId::from_item_key(if guid.is_empty() { &link } else { &guid }));
+        .unwrap_or_else(|| {
+            PaperId::from_item_key(&item_key(
+                &guid,
+                &link,
+                item,
+                &title,
+                &abstract_text,
+                feed_key,
+            ))
+        });
     let mut authors: Vec<String> = item
         .in_ns(NS_DC, "creator")
         .flat_map(|c| split_authors(&c.text()))
@@ -156,15 +199,15 @@ fn parse_item(
                 .find_map(|e| parse_date(&e.text()))
         })
         .or_else(|| date_of("updated"))
+        // Atom 0.3's names.
+        .or_else(|| date_of("issued"))
+        .or_else(|| date_of("created"))
+        .or_else(|| date_of("modified"))
         .unwrap_or(ctx.now);
-    let updated = date_of("updated").unwrap_or(published).max(published);
-    let abstract_text = item
-        .first_own("summary")
-        .or_else(|| item.first_own("description"))
-        .or_else(|| item.first_in_ns(NS_CONTENT, "encoded"))
-        .or_else(|| item.first_own("content"))
-        .map(html_field)
-        .unwrap_or_default();
+    let updated = date_of("updated")
+        .or_else(|| date_of("modified"))
+        .unwrap_or(published)
+        .max(published);
     let mut categories: Vec<String> = item
         .own("category")
         .map(|c| {
@@ -176,7 +219,15 @@ fn parse_item(
         .collect();
     categories.dedup();
     if categories.is_empty() {
-        categories.push(fallback_category.to_string());
+        // Else the item's own host: a journal's site names it better than nothing does.
+        let host = reqwest::Url::parse(&link)
+            .ok()
+            .and_then(|u| u.host_str().map(str::to_string));
+        categories.push(match (fallback_category, host) {
+            (Some(c), _) => c.to_string(),
+            (None, Some(h)) => h,
+            (None, None) => "uncategorized".into(),
+        });
     }
     Some(Paper {
         id,
@@ -199,4 +250,37 @@ fn parse_item(
         announced: None,
         announce_type: None,
     })
+}
+
+/// What names an item that has no arXiv id or DOI: its feed id, else its link, else what
+/// it says (title, date, text) and which feed said it. Two different items never share a
+/// key; the same item read again, from the network or a saved copy, gets the same one.
+fn item_key(
+    guid: &str,
+    link: &str,
+    item: &Element,
+    title: &str,
+    abstract_text: &str,
+    feed_key: &str,
+) -> String {
+    if !guid.is_empty() {
+        return guid.to_string();
+    }
+    if !link.is_empty() {
+        return link.to_string();
+    }
+    let date = [
+        "published",
+        "pubDate",
+        "updated",
+        "issued",
+        "created",
+        "modified",
+    ]
+    .iter()
+    .find_map(|name| item.own(name).next().map(|e| e.clean_text()))
+    .or_else(|| item.in_ns(NS_DC, "date").next().map(|e| e.clean_text()))
+    .unwrap_or_default();
+    // Separators that cannot occur in folded text keep ("ab", "c") apart from ("a", "bc").
+    format!("content\u{1}{feed_key}\u{1}{title}\u{1}{date}\u{1}{abstract_text}")
 }

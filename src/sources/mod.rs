@@ -4,6 +4,7 @@ pub mod arxiv_api;
 pub mod arxiv_rss;
 pub mod feed;
 pub mod http;
+pub mod limits;
 pub mod text;
 pub mod xml;
 

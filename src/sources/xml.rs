@@ -11,6 +11,8 @@ use quick_xml::events::Event;
 use quick_xml::name::ResolveResult;
 
 pub const NS_ATOM: &str = "http://www.w3.org/2005/Atom";
+/// Atom 0.3, the draft Atom 1.0 replaced in 2005; feedparser and many old blogs still speak it.
+pub const NS_ATOM_03: &str = "http://purl.org/atom/ns#";
 pub const NS_ARXIV: &str = "http://arxiv.org/schemas/atom";
 pub const NS_OPENSEARCH: &str = "http://a9.com/-/spec/opensearch/1.1/";
 pub const NS_DC: &str = "http://purl.org/dc/elements/1.1/";
@@ -137,7 +139,8 @@ fn is_extension_ns(ns: &str) -> bool {
         NS_ARXIV | NS_OPENSEARCH | NS_DC | NS_PRISM | NS_RDF | NS_CONTENT
     ) || (ns.starts_with("http://purl.org/")
         && !ns.starts_with("http://purl.org/rss/1.0/")
-        && ns != "http://purl.org/net/rss1.1#")
+        && ns != "http://purl.org/net/rss1.1#"
+        && ns != NS_ATOM_03)
         || ns.starts_with("http://purl.org/rss/1.0/modules/")
         || ns.starts_with("http://search.yahoo.com/mrss")
         || ns.starts_with("http://www.itunes.com/")
@@ -210,8 +213,20 @@ pub struct Document {
     pub error: Option<String>,
 }
 
-/// Decodes bytes to text: BOM, then the declared encoding, then UTF-8, then windows-1252.
+/// Decodes bytes to text as the XML spec's appendix F reads them: a byte order mark, else
+/// the 16- and 32-bit patterns of a document that opens with `<`, else the declared
+/// encoding, else UTF-8, else the encoding a detector (chardetng) finds most likely.
 pub fn decode<'a>(bytes: &'a [u8], warnings: &mut Vec<String>) -> std::borrow::Cow<'a, str> {
+    if let Some(wide) = Wide::sniff(bytes) {
+        let (text, had_errors) = wide.decode(bytes);
+        if had_errors {
+            warnings.push(format!(
+                "bytes that are not valid {} were replaced",
+                wide.name()
+            ));
+        }
+        return std::borrow::Cow::Owned(text);
+    }
     if let Some((enc, bom_len)) = encoding_rs::Encoding::for_bom(bytes) {
         let (text, had_errors) = enc.decode_without_bom_handling(&bytes[bom_len..]);
         if had_errors {
@@ -224,6 +239,11 @@ pub fn decode<'a>(bytes: &'a [u8], warnings: &mut Vec<String>) -> std::borrow::C
     }
     if let Some(label) = declared_encoding(bytes) {
         match encoding_rs::Encoding::for_label(label.as_bytes()) {
+            // A declaration read in ASCII cannot be true of a 16-bit document.
+            Some(enc) if enc == encoding_rs::UTF_16LE || enc == encoding_rs::UTF_16BE => warnings
+                .push(format!(
+                    "{label} declared, but the bytes are not 16-bit; read as 8-bit text"
+                )),
             Some(enc) if enc != encoding_rs::UTF_8 => {
                 let (text, _, had_errors) = enc.decode(bytes);
                 if had_errors {
@@ -240,10 +260,84 @@ pub fn decode<'a>(bytes: &'a [u8], warnings: &mut Vec<String>) -> std::borrow::C
     match std::str::from_utf8(bytes) {
         Ok(s) => std::borrow::Cow::Borrowed(s),
         Err(_) => {
-            warnings.push(
-                "not valid UTF-8 and no usable encoding declared; read as windows-1252".into(),
-            );
-            encoding_rs::WINDOWS_1252.decode(bytes).0
+            let mut detector =
+                chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
+            detector.feed(bytes, true);
+            let enc = detector.guess(None, chardetng::Utf8Detection::Deny);
+            warnings.push(format!(
+                "not valid UTF-8 and no usable encoding declared; read as {} (detected)",
+                enc.name()
+            ));
+            enc.decode_without_bom_handling(bytes).0
+        }
+    }
+}
+
+/// The 16- and 32-bit encodings, told apart by their byte order mark or, without one, by
+/// where the zero bytes fall around the `<` a document opens with (XML 1.0 appendix F).
+/// encoding_rs decodes UTF-16 but not UTF-32.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Wide {
+    Utf16Le { skip: usize },
+    Utf16Be { skip: usize },
+    Utf32Le { skip: usize },
+    Utf32Be { skip: usize },
+}
+
+impl Wide {
+    fn sniff(b: &[u8]) -> Option<Wide> {
+        let ascii = |x: u8| x != 0 && x < 0x80;
+        match b {
+            [0xFF, 0xFE, 0, 0, ..] => Some(Wide::Utf32Le { skip: 4 }),
+            [0, 0, 0xFE, 0xFF, ..] => Some(Wide::Utf32Be { skip: 4 }),
+            [0x3C, 0, 0, 0, ..] => Some(Wide::Utf32Le { skip: 0 }),
+            [0, 0, 0, 0x3C, ..] => Some(Wide::Utf32Be { skip: 0 }),
+            [0x3C, 0, c, 0, ..] if ascii(*c) => Some(Wide::Utf16Le { skip: 0 }),
+            [0, 0x3C, 0, c, ..] if ascii(*c) => Some(Wide::Utf16Be { skip: 0 }),
+            _ => None,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Wide::Utf16Le { .. } => "UTF-16LE",
+            Wide::Utf16Be { .. } => "UTF-16BE",
+            Wide::Utf32Le { .. } => "UTF-32LE",
+            Wide::Utf32Be { .. } => "UTF-32BE",
+        }
+    }
+
+    fn decode(self, bytes: &[u8]) -> (String, bool) {
+        match self {
+            Wide::Utf16Le { skip } => {
+                let (t, e) = encoding_rs::UTF_16LE.decode_without_bom_handling(&bytes[skip..]);
+                (t.into_owned(), e)
+            }
+            Wide::Utf16Be { skip } => {
+                let (t, e) = encoding_rs::UTF_16BE.decode_without_bom_handling(&bytes[skip..]);
+                (t.into_owned(), e)
+            }
+            Wide::Utf32Le { skip } | Wide::Utf32Be { skip } => {
+                let le = matches!(self, Wide::Utf32Le { .. });
+                let chunks = bytes[skip..].chunks(4);
+                let mut bad = false;
+                let text = chunks
+                    .map(|c| {
+                        let unit = <[u8; 4]>::try_from(c).ok().and_then(|c| {
+                            char::from_u32(if le {
+                                u32::from_le_bytes(c)
+                            } else {
+                                u32::from_be_bytes(c)
+                            })
+                        });
+                        unit.unwrap_or_else(|| {
+                            bad = true;
+                            '\u{fffd}'
+                        })
+                    })
+                    .collect();
+                (text, bad)
+            }
         }
     }
 }
@@ -561,6 +655,51 @@ mod tests {
         let deep = "<a>".repeat(200_000);
         let doc = parse(deep.as_bytes()).unwrap();
         assert!(doc.error.unwrap().contains("nested deeper than 256"));
+    }
+
+    fn utf16le(s: &str) -> Vec<u8> {
+        s.encode_utf16().flat_map(|u| u.to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn sixteen_and_thirty_two_bit_documents_are_read_without_a_byte_order_mark() {
+        let doc = "<?xml version=\"1.0\" encoding=\"UTF-16\"?><t>Caf\u{e9} \u{3b1}</t>";
+        let be: Vec<u8> = doc.encode_utf16().flat_map(|u| u.to_be_bytes()).collect();
+        let le32: Vec<u8> = doc.chars().flat_map(|c| (c as u32).to_le_bytes()).collect();
+        let be32: Vec<u8> = doc.chars().flat_map(|c| (c as u32).to_be_bytes()).collect();
+        let mut bom16 = vec![0xFF, 0xFE];
+        bom16.extend(utf16le(doc));
+        let mut bom32 = vec![0xFF, 0xFE, 0, 0];
+        bom32.extend(&le32);
+        for bytes in [utf16le(doc), be, le32, be32, bom16, bom32] {
+            let parsed = parse(&bytes).unwrap();
+            assert_eq!(parsed.root.name, "t");
+            assert_eq!(parsed.root.text(), "Caf\u{e9} \u{3b1}");
+        }
+    }
+
+    #[test]
+    fn undeclared_legacy_encodings_are_detected_not_read_as_windows_1252() {
+        for (enc, text) in [
+            (
+                encoding_rs::SHIFT_JIS,
+                "\u{65e5}\u{672c}\u{8a9e}\u{306e}\u{8ad6}\u{6587}\u{3067}\u{3059}\u{3002}\u{5206}\u{6563}\u{30b7}\u{30b9}\u{30c6}\u{30e0}\u{306e}\u{7814}\u{7a76}",
+            ),
+            (
+                encoding_rs::WINDOWS_1255,
+                "\u{5de}\u{5d0}\u{5de}\u{5e8} \u{5e2}\u{5dc} \u{5de}\u{5e2}\u{5e8}\u{5db}\u{5d5}\u{5ea} \u{5de}\u{5d1}\u{5d5}\u{5d6}\u{5e8}\u{5d5}\u{5ea} \u{5d5}\u{5e9}\u{5dc} \u{5de}\u{5d7}\u{5e9}\u{5d1}\u{5d9}\u{5dd}",
+            ),
+        ] {
+            let source = format!("<title>{text}</title>");
+            let (bytes, _, _) = enc.encode(&source);
+            let doc = parse(&bytes).unwrap();
+            assert_eq!(doc.root.text(), text, "{}", enc.name());
+            assert!(
+                doc.warnings.iter().any(|w| w.contains(enc.name())),
+                "{:?}",
+                doc.warnings
+            );
+        }
     }
 
     #[test]
