@@ -117,6 +117,16 @@ pub fn parse_feed(
     ctx: &mut ParseContext,
 ) -> Result<(SourceKind, ParsedFeed)> {
     let doc = xml::parse(bytes).map_err(|e| anyhow::anyhow!("not a feed: {e}"))?;
+    parse_document(&doc, kind, ctx)
+}
+
+/// `parse_feed` of a document already read: the fuzz target reads each input once and
+/// gives it to every format's parser.
+pub fn parse_document(
+    doc: &xml::Document,
+    kind: Option<SourceKind>,
+    ctx: &mut ParseContext,
+) -> Result<(SourceKind, ParsedFeed)> {
     let detected = detect(&doc.root);
     let kind = match (kind, detected) {
         (_, None) => bail!(
@@ -128,7 +138,7 @@ pub fn parse_feed(
     };
     ctx.source_kind = kind.as_str();
     let mut out = ParsedFeed {
-        warnings: doc.warnings,
+        warnings: doc.warnings.clone(),
         ..Default::default()
     };
     match kind {
@@ -136,7 +146,7 @@ pub fn parse_feed(
         SourceKind::ArxivRss => arxiv_rss::parse(&doc.root, ctx, &mut out)?,
         SourceKind::Feed => feed::parse(&doc.root, ctx, &mut out)?,
     }
-    if let Some(err) = doc.error {
+    if let Some(err) = &doc.error {
         if out.papers.is_empty() {
             bail!("broken XML at {err}");
         }
