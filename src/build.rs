@@ -119,6 +119,8 @@ fn status_bytes(key: &str) -> Option<u64> {
 
 /// Everything the page renderers share.
 struct Ctx<'a> {
+    /// The site's folder.
+    root: &'a Path,
     site: &'a Site,
     tera: tera::Tera,
     urls: Urls,
@@ -418,6 +420,7 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
     let mut base = tera::Context::new();
     base.insert("site", &site_view);
     let ctx = Ctx {
+        root,
         site: &site,
         tera,
         urls,
@@ -460,6 +463,7 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
                 },
             )
             .with_context(|| format!("rendering {}", site.papers[i].source_path.display()))?;
+            publish_figure(&ctx, &out, i)?;
             if let Some(b) = &paper_bar {
                 b.inc(1);
             }
@@ -525,6 +529,45 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
         steps: steps.list,
         total: started.elapsed(),
         temporaries_removed,
+    })
+}
+
+/// A paper's machine figure (`content/figures/…`), published beside its page. Made again
+/// when the paper's file or the figure file changed.
+fn publish_figure(ctx: &Ctx, out: &Output, i: usize) -> Result<()> {
+    let p = &ctx.site.papers[i];
+    let (Some(rel), Some(m)) = (views::figure_rel(p), &p.front.machine) else {
+        return Ok(());
+    };
+    let safe = m.figure.starts_with("figures/")
+        && std::path::Path::new(&m.figure)
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)));
+    if !safe {
+        anyhow::bail!(
+            "{}: key `machine.figure`: {:?} is not a file under content/figures/",
+            p.source_path.display(),
+            m.figure
+        );
+    }
+    let path = ctx.root.join("content").join(&m.figure);
+    let meta = std::fs::metadata(&path).with_context(|| {
+        format!(
+            "{}: key `machine.figure`: cannot read {} (run `paperboy review --id {}` to make it again)",
+            p.source_path.display(),
+            path.display(),
+            p.front.id
+        )
+    })?;
+    let mtime = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos());
+    let mut h = ctx.fingerprints.page("figure");
+    h.num(p.content_hash).num(u128::from(meta.len())).num(mtime);
+    out.file(&rel, h.finish(), || {
+        std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))
     })
 }
 

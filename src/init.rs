@@ -59,6 +59,10 @@ const THEME: &[(&str, &str)] = &[
         include_str!("../themes/default/templates/paper.html"),
     ),
     (
+        "templates/review_prompt.txt",
+        include_str!("../themes/default/templates/review_prompt.txt"),
+    ),
+    (
         "templates/search.html",
         include_str!("../themes/default/templates/search.html"),
     ),

@@ -57,6 +57,29 @@ enum Command {
         #[arg(long)]
         dry_run: bool,
     },
+    /// A machine review of papers that have none (headline, one-liner, badges, figure),
+    /// written to their [machine] table.
+    Review {
+        /// At most this many papers.
+        #[arg(long)]
+        max: Option<usize>,
+        /// Only papers updated or announced on or after this date (YYYY-MM-DD).
+        #[arg(long)]
+        since: Option<chrono::NaiveDate>,
+        /// Only this paper (repeatable), e.g. 2602.23556.
+        #[arg(long = "id", value_name = "ID")]
+        ids: Vec<String>,
+        /// Saved HTML renditions instead of the network: DIR/<id>v<version>/index.html or
+        /// DIR/<id>/index.html ('_' for '/' in old ids), images beside them.
+        #[arg(long, value_name = "DIR")]
+        from: Option<PathBuf>,
+        /// Print what would change and write nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// Review again papers whose review is up to date.
+        #[arg(long)]
+        force: bool,
+    },
     /// Content -> public/.
     Build {
         /// Overrides base_url (for previews and Pages).
@@ -231,6 +254,56 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(exit_code(summary.failed.is_empty()))
         }
         Command::Init { .. } => unreachable!("handled before the config is read"),
+        Command::Review {
+            max,
+            since,
+            ids,
+            from,
+            dry_run,
+            force,
+        } => {
+            let opts = paperboy::review::ReviewOptions {
+                max: *max,
+                since: *since,
+                ids: ids.clone(),
+                dry_run: *dry_run,
+                from: from.clone(),
+                force: *force,
+                now: now(&cli)?,
+                progress: !cli.quiet,
+            };
+            let _lock = if *dry_run {
+                None
+            } else {
+                Some(paperboy::lock::acquire(&cli.root, "review")?)
+            };
+            if !*dry_run {
+                recover(&cli)?;
+            }
+            let summary = paperboy::review::run(&cli.root, &config, &opts)?;
+            if *dry_run || cli.verbose {
+                for line in &summary.changes {
+                    println!("{line}");
+                }
+            }
+            if !cli.quiet {
+                for line in &summary.warnings {
+                    eprintln!("warning: {line}");
+                }
+            }
+            for failure in &summary.failed {
+                eprintln!("error: {failure}");
+            }
+            if !cli.quiet {
+                let tail = if *dry_run {
+                    " (dry run: nothing written)"
+                } else {
+                    ""
+                };
+                eprintln!("{summary}{tail}");
+            }
+            Ok(exit_code(summary.failed.is_empty()))
+        }
         Command::Build {
             base_url,
             output,

@@ -170,10 +170,20 @@ impl Output {
         fingerprint: Fingerprint,
         render: impl FnOnce() -> Result<String>,
     ) -> Result<()> {
+        self.file(rel, fingerprint, || render().map(String::into_bytes))
+    }
+
+    /// `page` for any file: `make` runs only when the file must be made.
+    pub fn file(
+        &self,
+        rel: &str,
+        fingerprint: Fingerprint,
+        make: impl FnOnce() -> Result<Vec<u8>>,
+    ) -> Result<()> {
         if self.reuse(rel, fingerprint)? {
             return Ok(());
         }
-        self.write_file(rel, render()?.as_bytes())?;
+        self.write_file(rel, &make()?)?;
         self.record(rel, fingerprint);
         Ok(())
     }

@@ -54,6 +54,8 @@ pub struct Paper {
     /// The announcement day, when an announcement feed said it.
     pub announced: Option<DateTime<Utc>>,
     pub announce_type: Option<AnnounceType>,
+    /// The license, as a URL, where the source states one (`license::canonical`).
+    pub license: String,
 }
 
 impl Paper {

@@ -105,11 +105,33 @@ pub fn atom(meta: &FeedMeta, site: &Site, papers: &[usize], urls: &Urls) -> anyh
         for c in &f.categories {
             out.push_str(&format!("    <category term=\"{}\"/>\n", xml_text(c)));
         }
-        let summary = if f.review.summary.is_empty() {
-            site.abstract_of(i)?
+        // The card's headline and one-liner, said as the machine's where they are, then
+        // the abstract.
+        let review = super::views::review_view(&site.papers[i], urls);
+        let abstract_text = site.abstract_of(i)?;
+        let lead: Vec<&str> = [review.headline, review.summary]
+            .into_iter()
+            .filter(|s| !s.is_empty())
+            .collect();
+        let summary = if lead.is_empty() {
+            abstract_text.into_owned()
         } else {
-            f.review.summary.as_str().into()
+            format!(
+                "{}{}\n\n{abstract_text}",
+                lead.join(". "),
+                if review.machine {
+                    " (machine review)"
+                } else {
+                    ""
+                }
+            )
         };
+        if let Some(rel) = super::views::figure_rel(&site.papers[i]) {
+            out.push_str(&format!(
+                "    <link rel=\"enclosure\" type=\"image/webp\" href=\"{}\"/>\n",
+                xml_text(&urls.permalink(&rel))
+            ));
+        }
         out.push_str(&format!(
             "    <summary type=\"text\">{}</summary>\n",
             xml_text(&summary)

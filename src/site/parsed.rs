@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 /// Bumped when what an entry holds changes.
-const FORMAT: u32 = 3;
+const FORMAT: u32 = 4;
 
 /// A file changed this recently may change again within the same timestamp; such an
 /// entry is not written, and the file is parsed again next time.
@@ -112,8 +112,24 @@ struct Front<S> {
     source: S,
     links: [S; 2],
     review: (S, S, Vec<S>, S, S),
+    license: S,
+    machine: Option<MachineRow<S>>,
     /// As JSON.
     extra: Option<String>,
+}
+
+/// `Machine` in plain values; `checked` as days since 1970.
+#[derive(Serialize, Deserialize)]
+struct MachineRow<S> {
+    text: [S; 2],
+    badges: Vec<S>,
+    code: S,
+    figure: [S; 3],
+    size: (u32, u32),
+    by: S,
+    reviewed_version: u32,
+    html: S,
+    checked: Option<i64>,
 }
 
 fn instant(t: &chrono::DateTime<chrono::Utc>) -> (i64, u32) {
@@ -150,6 +166,25 @@ impl<'a> Front<&'a str> {
                 &r.figure,
                 &r.figure_caption,
             ),
+            license: f.license.as_str(),
+            machine: f.machine.as_ref().map(|m| MachineRow {
+                text: [m.headline.as_str(), m.summary.as_str()],
+                badges: strs(&m.badges),
+                code: m.code.as_str(),
+                figure: [
+                    m.figure.as_str(),
+                    m.figure_caption.as_str(),
+                    m.figure_source.as_str(),
+                ],
+                size: (m.figure_width, m.figure_height),
+                by: m.by.as_str(),
+                reviewed_version: m.reviewed_version,
+                html: m.html.as_str(),
+                checked: m.checked.map(|d| {
+                    d.signed_duration_since(chrono::NaiveDate::default())
+                        .num_days()
+                }),
+            }),
             extra: f.extra.as_ref().map(|v| v.to_string()),
         }
     }
@@ -185,6 +220,35 @@ impl Front<String> {
                 badges,
                 figure,
                 figure_caption,
+            },
+            license: self.license,
+            machine: match self.machine {
+                Some(m) => {
+                    let [headline, summary] = m.text;
+                    let [figure, figure_caption, figure_source] = m.figure;
+                    Some(crate::store::frontmatter::Machine {
+                        headline,
+                        summary,
+                        badges: m.badges,
+                        code: m.code,
+                        figure,
+                        figure_caption,
+                        figure_width: m.size.0,
+                        figure_height: m.size.1,
+                        figure_source,
+                        by: m.by,
+                        reviewed_version: m.reviewed_version,
+                        html: m.html,
+                        checked: match m.checked {
+                            Some(days) => Some(
+                                chrono::NaiveDate::default()
+                                    .checked_add_signed(chrono::Duration::try_days(days)?)?,
+                            ),
+                            None => None,
+                        },
+                    })
+                }
+                None => None,
             },
             extra: match self.extra {
                 Some(json) => Some(serde_json::from_str(&json).ok()?),

@@ -123,6 +123,8 @@ pub fn parse(root: &Element, ctx: &ParseContext, out: &mut ParsedFeed) -> Result
             links,
             announced: None,
             announce_type: None,
+            // The API states no licence: review reads it from the HTML rendition.
+            license: String::new(),
         });
     }
     Ok(())

@@ -131,5 +131,9 @@ fn parse_item(
         source: ctx.source_kind.to_string(),
         announced: Some(announced),
         announce_type,
+        license: item
+            .first_in_ns(NS_DC, "rights")
+            .and_then(|e| crate::license::canonical(&e.clean_text()))
+            .unwrap_or_default(),
     })
 }

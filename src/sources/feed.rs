@@ -58,6 +58,8 @@ pub fn parse(root: &Element, ctx: &ParseContext, out: &mut ParsedFeed) -> Result
         .or_else(|| (!feed_link.is_empty()).then(|| feed_link.clone()))
         .or(feed_title)
         .unwrap_or_default();
+    // A licence the feed states for all its items, where an item states none.
+    let feed_rights = rights_of(container).or_else(|| rights_of(root));
     let base = match origin {
         Some(o) => o.join(&feed_link).ok().or(Some(o)),
         None => reqwest::Url::parse(&feed_link).ok(),
@@ -73,7 +75,14 @@ pub fn parse(root: &Element, ctx: &ParseContext, out: &mut ParsedFeed) -> Result
             &feed_key,
             ctx,
         ) {
-            Some(p) => out.papers.push(p),
+            Some(mut p) => {
+                if p.license.is_empty()
+                    && let Some(license) = &feed_rights
+                {
+                    p.license = license.clone();
+                }
+                out.papers.push(p)
+            }
             None => out.warnings.push(format!(
                 "item {} has no title, link, id or text to tell it apart; left out",
                 position + 1
@@ -249,7 +258,16 @@ fn parse_item(
         },
         announced: None,
         announce_type: None,
+        license: rights_of(item).unwrap_or_default(),
     })
+}
+
+/// `dc:rights`, Atom's `rights` or a `license` element, when it names a licence.
+fn rights_of(e: &Element) -> Option<String> {
+    e.in_ns(NS_DC, "rights")
+        .chain(e.own("rights"))
+        .chain(e.own("license"))
+        .find_map(|r| crate::license::canonical(&r.clean_text()))
 }
 
 /// What names an item that has no arXiv id or DOI: its feed id, else its link, else what

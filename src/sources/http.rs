@@ -21,6 +21,8 @@ pub struct HttpClient {
 #[derive(Debug)]
 pub struct HttpResponse {
     pub status: u16,
+    /// Where the body came from, after redirects: relative links resolve against it.
+    pub url: String,
     pub body: Vec<u8>,
     /// The server answered 304 and `body` is the cached copy.
     pub not_modified: bool,
@@ -81,9 +83,20 @@ impl HttpClient {
     /// caller can read an error document; network errors and exhausted retries are errors
     /// that name the URL.
     pub fn get(&mut self, url: &str) -> Result<HttpResponse> {
+        self.get_with(url, true)
+    }
+
+    /// `get` without the conditional cache: for documents whose URL names their version
+    /// (a paper's HTML rendition, its images), which are asked for once and never change.
+    pub fn get_once(&mut self, url: &str) -> Result<HttpResponse> {
+        self.get_with(url, false)
+    }
+
+    fn get_with(&mut self, url: &str, use_cache: bool) -> Result<HttpResponse> {
         let parsed = reqwest::Url::parse(url).with_context(|| format!("bad URL {url:?}"))?;
         let cached: Option<CacheEntry> = self
             .cache_paths(url)
+            .filter(|_| use_cache)
             .and_then(|(meta, body)| body.exists().then_some(meta))
             .and_then(|meta| std::fs::read(meta).ok())
             .and_then(|b| serde_json::from_slice(&b).ok());
@@ -119,6 +132,7 @@ impl HttpClient {
                         {
                             return Ok(HttpResponse {
                                 status,
+                                url: url.to_string(),
                                 body,
                                 not_modified: true,
                             });
@@ -146,13 +160,15 @@ impl HttpClient {
                     } else {
                         let etag = header(&resp, reqwest::header::ETAG);
                         let last_modified = header(&resp, reqwest::header::LAST_MODIFIED);
+                        let final_url = resp.url().to_string();
                         match read_capped(resp, self.config.max_body_bytes) {
                             Ok(body) => {
-                                if (200..300).contains(&status) {
+                                if use_cache && (200..300).contains(&status) {
                                     self.store_cache(url, etag, last_modified, &body);
                                 }
                                 return Ok(HttpResponse {
                                     status,
+                                    url: final_url,
                                     body,
                                     not_modified: false,
                                 });

@@ -105,6 +105,7 @@ mod tests {
             links: Links::default(),
             announced: None,
             announce_type: None,
+            license: String::new(),
         }
     }
 

@@ -170,6 +170,52 @@ pub struct Review {
     pub figure_caption: String,
 }
 
+/// What `paperboy review` wrote: the machine's part of a paper page. People's `[review]`
+/// wins over it key by key when pages are rendered; review never touches `[review]`.
+#[derive(Debug, Clone, Default, Deserialize, serde::Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Machine {
+    #[serde(default)]
+    pub headline: String,
+    #[serde(default)]
+    pub summary: String,
+    #[serde(default)]
+    pub badges: Vec<String>,
+    /// A repository the paper links (GitHub, GitLab, Codeberg, Hugging Face, Zenodo).
+    #[serde(default)]
+    pub code: String,
+    /// The thumbnail, relative to `content/` (`figures/2602/2602.23556.webp`).
+    #[serde(default)]
+    pub figure: String,
+    #[serde(default)]
+    pub figure_caption: String,
+    #[serde(default)]
+    pub figure_width: u32,
+    #[serde(default)]
+    pub figure_height: u32,
+    /// Where the image was taken from, for the credit.
+    #[serde(default)]
+    pub figure_source: String,
+    /// The summarizer that wrote headline and summary: `extractive`, or the model.
+    #[serde(default)]
+    pub by: String,
+    /// The paper version reviewed; a newer version is reviewed again.
+    #[serde(default)]
+    pub reviewed_version: u32,
+    /// What the paper's HTML rendition gave: `ok`, `none` (no rendition, or a failed
+    /// conversion) or empty (not asked: not an arXiv paper).
+    #[serde(default)]
+    pub html: String,
+    /// When the HTML rendition was last asked for: `none` is asked again after
+    /// `[review] retry_days`.
+    #[serde(
+        default,
+        deserialize_with = "de_opt_date",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub checked: Option<NaiveDate>,
+}
+
 /// A paper file's front matter, as the build reads it. Serialized only for the parse
 /// cache (`site::parsed`), which reads it back through the same `Deserialize`.
 #[derive(Debug, Clone, Deserialize, serde::Serialize)]
@@ -207,8 +253,13 @@ pub struct PaperFront {
     pub source: String,
     #[serde(default)]
     pub links: crate::paper::Links,
+    /// The license the authors chose, as a URL (arXiv's and Creative Commons' own).
+    #[serde(default)]
+    pub license: String,
     #[serde(default)]
     pub review: Review,
+    #[serde(default)]
+    pub machine: Option<Machine>,
     /// Free-form values for custom templates, as in Zola's `[extra]`.
     #[serde(default)]
     pub extra: Option<serde_json::Value>,
@@ -260,6 +311,7 @@ impl PaperFront {
             links: self.links.clone(),
             announced: self.announced,
             announce_type: None,
+            license: self.license.clone(),
         }
     }
 }

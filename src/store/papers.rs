@@ -1,5 +1,6 @@
 //! Paper files: fetch writes the feed fields and leaves `[review]`, `extra` and the body alone.
 
+pub use super::frontmatter::Machine;
 use super::frontmatter::{self, Format, PaperFront};
 use crate::paper::Paper;
 use anyhow::{Context, Result, anyhow};
@@ -47,6 +48,7 @@ pub fn merge_records(known: &Paper, seen: &Paper) -> (Paper, MergeOutcome) {
         merged.comment = fill(&seen.comment, &known.comment);
         merged.journal_ref = fill(&seen.journal_ref, &known.journal_ref);
         merged.doi = fill(&seen.doi, &known.doi);
+        merged.license = fill(&seen.license, &known.license);
         if merged.authors.is_empty() {
             merged.authors = known.authors.clone();
         }
@@ -64,6 +66,7 @@ pub fn merge_records(known: &Paper, seen: &Paper) -> (Paper, MergeOutcome) {
         merged.comment = fill(&known.comment, &seen.comment);
         merged.journal_ref = fill(&known.journal_ref, &seen.journal_ref);
         merged.doi = fill(&known.doi, &seen.doi);
+        merged.license = fill(&known.license, &seen.license);
         merged.primary_category = fill(&known.primary_category, &seen.primary_category);
         if merged.authors.is_empty() {
             merged.authors = seen.authors.clone();
@@ -126,6 +129,10 @@ fn set_feed_fields(doc: &mut DocumentMut, p: &Paper) {
     doc["journal_ref"] = value(p.journal_ref.as_str());
     doc["doi"] = value(p.doi.as_str());
     doc["source"] = value(p.source.as_str());
+    // Only ever filled in: review may have read the licence from the HTML rendition.
+    if !p.license.is_empty() {
+        doc["license"] = value(p.license.as_str());
+    }
     if !doc.contains_table("links") {
         doc["links"] = Item::Table(Table::new());
     }
@@ -180,6 +187,92 @@ pub fn render_update(existing: &str, p: &Paper, path: &Path) -> Result<String> {
     }
 }
 
+/// The text of an existing paper file with its `[machine]` table replaced by `machine`
+/// and, where the file states none, its `license` filled in. Everything people wrote
+/// (`[review]`, `extra`, comments, the body) is carried over untouched.
+pub fn render_machine(
+    existing: &str,
+    machine: &super::frontmatter::Machine,
+    license: Option<&str>,
+    path: &Path,
+) -> Result<String> {
+    let split = frontmatter::split(existing, path)?;
+    let (mut doc, body): (DocumentMut, &str) = match split.format {
+        Format::Toml => (
+            split
+                .front
+                .parse()
+                .map_err(|e| anyhow!("{}: {}", path.display(), e))?,
+            split.body,
+        ),
+        // YAML is rewritten as TOML, as fetch does when it updates one.
+        Format::Yaml => {
+            let front: PaperFront = frontmatter::parse(&split, path)?;
+            let toml = render_update(existing, &front.to_paper(), path)?;
+            let split = frontmatter::split(&toml, path)?;
+            let doc = split
+                .front
+                .parse()
+                .map_err(|e| anyhow!("{}: {}", path.display(), e))?;
+            return finish_machine(doc, machine, license, split.body);
+        }
+    };
+    if let Some(old) = doc.get("machine")
+        && !old.is_table()
+    {
+        doc.remove("machine");
+    }
+    finish_machine(std::mem::take(&mut doc), machine, license, body)
+}
+
+fn finish_machine(
+    mut doc: DocumentMut,
+    m: &super::frontmatter::Machine,
+    license: Option<&str>,
+    body: &str,
+) -> Result<String> {
+    if let Some(l) = license
+        && doc
+            .get("license")
+            .and_then(|v| v.as_str())
+            .is_none_or(str::is_empty)
+    {
+        doc["license"] = value(l);
+    }
+    let mut t = Table::new();
+    t.decor_mut().set_prefix("\n");
+    let text = |t: &mut Table, key: &str, v: &str| {
+        if !v.is_empty() {
+            t[key] = value(v);
+        }
+    };
+    text(&mut t, "headline", &m.headline);
+    text(&mut t, "summary", &m.summary);
+    if !m.badges.is_empty() {
+        t["badges"] = string_array(&m.badges);
+    }
+    text(&mut t, "code", &m.code);
+    text(&mut t, "figure", &m.figure);
+    text(&mut t, "figure_caption", &m.figure_caption);
+    if m.figure_width > 0 {
+        t["figure_width"] = value(i64::from(m.figure_width));
+        t["figure_height"] = value(i64::from(m.figure_height));
+    }
+    text(&mut t, "figure_source", &m.figure_source);
+    text(&mut t, "by", &m.by);
+    t["reviewed_version"] = value(i64::from(m.reviewed_version));
+    text(&mut t, "html", &m.html);
+    if let Some(d) = m.checked {
+        t["checked"] = value(
+            d.to_string()
+                .parse::<toml_edit::Datetime>()
+                .expect("a date is a TOML date"),
+        );
+    }
+    doc["machine"] = Item::Table(t);
+    Ok(format!("+++\n{doc}+++\n{body}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -204,6 +297,7 @@ mod tests {
             links: Links::default(),
             announced: None,
             announce_type: None,
+            license: String::new(),
         }
     }
 

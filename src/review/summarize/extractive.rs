@@ -1,0 +1,526 @@
+//! The built-in summarizer: offline, deterministic and extractive. It picks the abstract's
+//! key-result sentence (numbers, comparisons: "up to 32 % faster") for the headline and its
+//! contribution sentence ("we present …") for the one-liner, and shortens each by dropping
+//! openers ("In this paper, we show that") and trailing clauses. Every word it gives is the
+//! abstract's own, in the abstract's order: it never writes a claim the authors did not.
+
+use super::{HEADLINE_CHARS, Input, SUMMARY_CHARS, Summarizer, Summary};
+use anyhow::Result;
+use regex::Regex;
+use std::sync::LazyLock;
+
+pub struct Extractive;
+
+impl Summarizer for Extractive {
+    fn summarize(&self, paper: &Input) -> Result<Summary> {
+        Ok(summarize(paper.title, paper.abstract_text))
+    }
+}
+
+/// Headline and one-liner of an abstract (the title when the abstract says nothing).
+pub fn summarize(title: &str, abstract_text: &str) -> Summary {
+    let sentences = sentences(abstract_text);
+    let fallback = || Summary {
+        headline: shorten(title, HEADLINE_CHARS),
+        summary: String::new(),
+        by: "extractive".into(),
+        fell_back: None,
+    };
+    if sentences.is_empty() {
+        return fallback();
+    }
+    let n = sentences.len();
+    let scored: Vec<(f64, f64)> = sentences
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (result_score(s, i, n), contribution_score(s, i, n)))
+        .collect();
+    let best = |key: &dyn Fn(usize) -> f64, except: Option<usize>| -> Option<usize> {
+        (0..n)
+            .filter(|&i| Some(i) != except)
+            .max_by(|&a, &b| key(a).total_cmp(&key(b)).then(b.cmp(&a)))
+    };
+    // The headline says what was found; without a result, what was made.
+    let h = best(&|i| scored[i].0.max(scored[i].1 * 0.8), None).unwrap_or(0);
+    let s = best(&|i| scored[i].1 + 0.5 * scored[i].0, Some(h));
+    let headline = best_span(&strip_openers(&sentences[h]), HEADLINE_CHARS, &|t| {
+        result_score(t, 1, 3).max(contribution_score(t, 1, 3))
+    });
+    let summary = s
+        .map(|s| {
+            best_span(&strip_openers(&sentences[s]), SUMMARY_CHARS, &|t| {
+                contribution_score(t, 1, 3) + 0.5 * result_score(t, 1, 3)
+            })
+        })
+        .unwrap_or_default();
+    if headline.is_empty() {
+        return fallback();
+    }
+    Summary {
+        headline,
+        summary,
+        by: "extractive".into(),
+        fell_back: None,
+    }
+}
+
+/// Words that end a sentence with their period, not the sentence.
+const ABBREVIATIONS: &[&str] = &[
+    "e.g", "i.e", "et al", "vs", "fig", "figs", "eq", "eqs", "sec", "ref", "refs", "resp", "cf",
+    "approx", "no", "dr", "prof", "etc", "al", "viz", "ca", "st", "mr", "ms", "jr",
+];
+
+/// Where a sentence may be cut into clauses: the boundary goes with the clause after it.
+const CLAUSE_BOUNDARIES: &[&str] = &[
+    ", ",
+    "; ",
+    ": ",
+    " while ",
+    " whereas ",
+    " where ",
+    " which ",
+    " but ",
+    " by ",
+    " with ",
+    " and ",
+    " through ",
+    " using ",
+    " via ",
+    " compared ",
+    " than ",
+    " across ",
+    " on ",
+    " for ",
+];
+
+/// The sentence whole if it fits in `max` characters; else the run of its clauses that
+/// fits and says the most (by `score`), a run that starts the sentence preferred, since it
+/// keeps the subject; else the sentence cut at a word, with "…".
+fn best_span(sentence: &str, max: usize, score: &dyn Fn(&str) -> f64) -> String {
+    let sentence = sentence.trim_end_matches(['.', ' ']);
+    if sentence.chars().count() <= max {
+        return sentence.to_string();
+    }
+    let mut cuts: Vec<usize> = CLAUSE_BOUNDARIES
+        .iter()
+        .flat_map(|b| sentence.match_indices(b).map(|(at, _)| at))
+        .filter(|&at| at > 0)
+        .collect();
+    cuts.push(0);
+    cuts.push(sentence.len());
+    cuts.sort_unstable();
+    cuts.dedup();
+    let mut best: Option<(f64, String)> = None;
+    for (a, &start) in cuts.iter().enumerate() {
+        if !starts_clause(&sentence[start..]) {
+            continue;
+        }
+        for &end in &cuts[a + 1..] {
+            let raw = sentence[start..end].trim_start_matches([',', ';', ':', ' ']);
+            let text = tidy_end(strip_connector(raw));
+            let len = text.chars().count();
+            if len > max {
+                break;
+            }
+            if len < max / 2 {
+                continue;
+            }
+            let s = score(&text) + if start == 0 { 1.5 } else { 0.0 } + len as f64 / max as f64;
+            if best.as_ref().is_none_or(|(b, _)| s > *b) {
+                best = Some((s, text));
+            }
+        }
+    }
+    match best {
+        Some((_, text)) => capitalize(&text),
+        None => shorten(sentence, max),
+    }
+}
+
+/// Whether a span may start here: at the sentence's start, after a semicolon or colon, or
+/// after a comma where a subject follows ("…, GriNNder achieves"); not inside a phrase
+/// ("by up to 1.37x", "and datasets").
+fn starts_clause(rest: &str) -> bool {
+    if !rest.starts_with([',', ';', ':']) {
+        return !rest.starts_with(' ');
+    }
+    if rest.starts_with([';', ':']) {
+        return true;
+    }
+    let next = rest[1..].trim_start();
+    let word = next.split([' ', ',']).next().unwrap_or("");
+    word.chars().next().is_some_and(char::is_uppercase)
+        || matches!(
+            word,
+            "we" | "our"
+                | "it"
+                | "its"
+                | "they"
+                | "this"
+                | "these"
+                | "the"
+                | "which"
+                | "while"
+                | "whereas"
+        )
+}
+
+/// A clause without the connecting word it starts with ("and", "while", "by").
+fn strip_connector(clause: &str) -> &str {
+    let first = clause.split(' ').next().unwrap_or("");
+    match first {
+        "while" | "whereas" | "where" | "which" | "but" | "and" => {
+            clause[first.len()..].trim_start()
+        }
+        _ => clause,
+    }
+}
+
+/// The abstract's sentences, white space folded; a LaTeX `~` is a space.
+pub fn sentences(text: &str) -> Vec<String> {
+    let text = crate::sources::xml::fold_whitespace(&text.replace('~', " ").replace("\\%", "%"));
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut depth = 0i32; // inside brackets or $…$ math a period ends nothing
+    let mut in_math = false;
+    for i in 0..chars.len() {
+        match chars[i] {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth = (depth - 1).max(0),
+            '$' => in_math = !in_math,
+            '.' | '?' | '!' if depth == 0 && !in_math => {
+                let next = chars.get(i + 1).copied();
+                let after = chars.get(i + 2).copied();
+                let ends = next == Some(' ')
+                    && after.is_some_and(|c| {
+                        c.is_uppercase() || c.is_ascii_digit() || c == '"' || c == '(' || c == '$'
+                    })
+                    || next.is_none();
+                if !ends {
+                    continue;
+                }
+                let piece: String = chars[start..i].iter().collect();
+                let last_word = piece
+                    .rsplit(|c: char| c.is_whitespace() || c == '(')
+                    .next()
+                    .unwrap_or("")
+                    .to_ascii_lowercase();
+                if chars[i] == '.'
+                    && (ABBREVIATIONS.contains(&last_word.as_str())
+                        || (last_word.len() == 1 && last_word.chars().all(char::is_alphabetic)))
+                {
+                    continue;
+                }
+                let sentence: String = chars[start..=i].iter().collect();
+                let sentence = sentence.trim();
+                if !sentence.is_empty() {
+                    out.push(sentence.to_string());
+                }
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    let rest: String = chars[start.min(chars.len())..].iter().collect();
+    if !rest.trim().is_empty() {
+        out.push(rest.trim().to_string());
+    }
+    out
+}
+
+static NUMBER_RESULT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\d(?:[\d,.]*\d)?\s?(?:%|\\%|×|x\b|times\b|-fold|fold\b|percent|pp\b|percentage points?|points?\b|orders? of magnitude)")
+        .expect("a valid pattern")
+});
+static ANY_NUMBER: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\d").expect("a valid pattern"));
+static COMPARISON: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:outperform\w*|faster|slower|speed-?ups?|accelerat\w*|improv\w*|reduc\w*|increas\w*|higher|lower|better|surpass\w*|exceed\w*|beats?|gains?|state[- ]of[- ]the[- ]art|sota|fewer|less|cuts?|saves?|boosts?|up to|achiev\w*|matches|competitive|comparable)\b")
+        .expect("a valid pattern")
+});
+static RESULT_VERB: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:show\w*|demonstrat\w*|reveal\w*|find|finds|found|results?|experiments?|evaluations?|prove[sn]?|establish\w*|confirm\w*)\b")
+        .expect("a valid pattern")
+});
+static CONTRIBUTION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:we|this (?:paper|work|study|article)|our (?:work|paper))\s+(?:\w+\s+)?(?:propose|present|introduce|develop|design|build|describe|study|investigate|analy[sz]e|formulate|derive|provide|offer|report|explore|examine|release|construct)\w*")
+        .expect("a valid pattern")
+});
+static BACKGROUND: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:in recent years|recently|with the (?:rapid|growing|increasing)|as |despite|although|while|however|existing|traditional|current|many|most|modern)\b|\b(?:has|have) (?:become|emerged|attracted|gained|been widely)\b|\bremains? (?:a |an )?(?:challenge|challenging|open|difficult)\b")
+        .expect("a valid pattern")
+});
+
+fn result_score(s: &str, i: usize, n: usize) -> f64 {
+    let mut score = 0.0;
+    score += 3.0 * NUMBER_RESULT.find_iter(s).count().min(2) as f64;
+    if ANY_NUMBER.is_match(s) {
+        score += 0.5;
+    }
+    score += COMPARISON.find_iter(s).count().min(3) as f64;
+    if RESULT_VERB.is_match(s) {
+        score += 1.0;
+    }
+    if BACKGROUND.is_match(s) {
+        score -= 2.0;
+    }
+    score + position(i, n) + length(s)
+}
+
+fn contribution_score(s: &str, i: usize, n: usize) -> f64 {
+    let mut score = 0.0;
+    if CONTRIBUTION.is_match(s) {
+        score += 3.0;
+    }
+    if BACKGROUND.is_match(s) {
+        score -= 2.0;
+    }
+    // Contributions come after the opening background.
+    if i == 0 && n > 2 {
+        score -= 0.5;
+    }
+    score + length(s)
+}
+
+fn position(i: usize, n: usize) -> f64 {
+    if n <= 2 {
+        0.0
+    } else if i == 0 {
+        -1.0
+    } else if i + 1 == n || i + 2 == n {
+        0.5
+    } else {
+        0.0
+    }
+}
+
+fn length(s: &str) -> f64 {
+    let len = s.chars().count();
+    if len < 40 {
+        -1.5
+    } else if len > 320 {
+        -1.0
+    } else {
+        0.0
+    }
+}
+
+static OPENERS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+    [
+        r"(?i)^(?:in|within|through) (?:this|the present|our) (?:paper|work|study|article|letter|thesis|note|report)\s*,?\s*",
+        r"(?i)^(?:here|herein|to this end|to address (?:this|these) (?:issues?|challenges?|problems?|gaps?|limitations?)|to (?:fill|bridge) this gap|in response|in addition|additionally|moreover|furthermore|finally|overall|specifically|in particular|as a result|consequently|notably|importantly|crucially|thus|therefore|hence|in summary|in short|taken together|together|lastly|first|second|third|next)\s*,?\s+",
+        r"(?i)^(?:(?:our|the|these|such|experimental|empirical|extensive|comprehensive|numerical|simulation) )*(?:results|experiments|evaluations?|analyses|analysis|findings|simulations|benchmarks|measurements|studies|tests)(?: [^.;]{1,140}?)?,? (?:show|shows|showed|demonstrate|demonstrates|demonstrated|indicate|indicates|reveal|reveals|suggest|suggests|confirm|confirms|highlight|highlights|verify|verifies|establish|establishes)(?: that)?,?\s+",
+        r"(?i)^we (?:also |further |then |additionally |empirically |experimentally |theoretically |formally |first |finally )?(?:show|demonstrate|find|found|observe|report|prove|argue|establish|confirm|verify|note)(?: that)?,?\s+",
+        r"(?i)^(?:this|the) (?:paper|work|study|article) (?:shows|demonstrates|finds|reports|proves|argues) that\s+",
+        r"(?i)^it is (?:shown|found|demonstrated) that\s+",
+    ]
+    .iter()
+    .map(|p| Regex::new(p).expect("a valid pattern"))
+    .collect()
+});
+
+/// The sentence without the words that announce it.
+fn strip_openers(sentence: &str) -> String {
+    let mut s = sentence.trim().to_string();
+    // Openers stack: "Finally, in this paper, we show that …".
+    for _ in 0..4 {
+        let before = s.len();
+        for re in OPENERS.iter() {
+            if let Some(m) = re.find(&s)
+                && m.end() < s.len()
+            {
+                s = s[m.end()..].to_string();
+            }
+        }
+        if s.len() == before {
+            break;
+        }
+    }
+    let s = s.trim_end_matches(['.', ' ']);
+    capitalize(s)
+}
+
+fn capitalize(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        // "we", "our" and lower-case words start a sentence again; "mRNA", "eBPF" stay.
+        Some(c) if c.is_lowercase() && !chars.clone().next().is_some_and(char::is_uppercase) => {
+            c.to_uppercase().chain(chars).collect()
+        }
+        Some(c) => std::iter::once(c).chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// Words a shortened text must not end on.
+const DANGLING: &[&str] = &[
+    "and",
+    "or",
+    "the",
+    "of",
+    "to",
+    "with",
+    "for",
+    "in",
+    "on",
+    "by",
+    "a",
+    "an",
+    "at",
+    "from",
+    "that",
+    "which",
+    "while",
+    "as",
+    "its",
+    "their",
+    "our",
+    "is",
+    "are",
+    "than",
+    "into",
+    "via",
+    "both",
+    "using",
+    "over",
+    "under",
+    "between",
+    "across",
+    "compared",
+    "such",
+    "including",
+    "driven",
+    "when",
+    "where",
+    "designed",
+];
+
+/// The text cut to `max` characters: whole, or up to the last clause boundary that keeps
+/// at least half of it, or up to a word with "…".
+pub fn shorten(text: &str, max: usize) -> String {
+    let text = crate::sources::xml::fold_whitespace(text);
+    let text = text.trim_end_matches(['.', ' ']);
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let cut_at = text
+        .char_indices()
+        .nth(max)
+        .map(|(b, _)| b)
+        .unwrap_or(text.len());
+    let head = &text[..cut_at];
+    let boundaries = [
+        ", ",
+        "; ",
+        ": ",
+        " while ",
+        " whereas ",
+        " where ",
+        " which ",
+        " but ",
+        " by ",
+        " with ",
+        " and ",
+        " through ",
+        " using ",
+        " via ",
+    ];
+    let best = boundaries
+        .iter()
+        .filter_map(|b| head.rfind(b))
+        .filter(|&at| head[..at].chars().count() >= max / 2)
+        .max();
+    if let Some(at) = best {
+        return tidy_end(&head[..at]);
+    }
+    let at = head.rfind(' ').unwrap_or(head.len());
+    format!("{}…", tidy_end(&head[..at]))
+}
+
+fn tidy_end(s: &str) -> String {
+    let mut words: Vec<&str> = s
+        .trim_end_matches([',', ';', ':', ' ', '('])
+        .split(' ')
+        .collect();
+    while words.len() > 1
+        && words
+            .last()
+            .is_some_and(|w| DANGLING.contains(&w.to_ascii_lowercase().as_str()))
+    {
+        words.pop();
+    }
+    let joined = words.join(" ");
+    // An opening bracket with no closing one reads as broken.
+    let open = joined.matches('(').count();
+    let close = joined.matches(')').count();
+    if open > close
+        && let Some(at) = joined.rfind('(')
+    {
+        return joined[..at].trim_end_matches([',', ' ']).to_string();
+    }
+    joined.trim_end_matches([',', ';', ':']).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sentences_split_where_sentences_end() {
+        let s = sentences(
+            "Graphs (e.g. social ones) are big. We use Fig. 2 of Smith et al. to show 3.5x gains. Does it work? Yes!",
+        );
+        assert_eq!(
+            s,
+            [
+                "Graphs (e.g. social ones) are big.",
+                "We use Fig. 2 of Smith et al. to show 3.5x gains.",
+                "Does it work?",
+                "Yes!"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_result_sentence_becomes_the_headline_in_the_abstracts_words() {
+        let abstract_text = "Large language models are increasingly used for code. However, their cost remains a challenge. In this paper, we present Foo, a caching layer for LLM inference that reuses prefixes across requests. Experiments on three benchmarks show that Foo reduces latency by up to 42% and cuts cost by 3.1x compared to vLLM.";
+        let s = summarize("Foo: prefix caching", abstract_text);
+        assert!(
+            s.headline.starts_with("Foo reduces latency by up to 42%"),
+            "{}",
+            s.headline
+        );
+        assert!(s.headline.chars().count() <= HEADLINE_CHARS);
+        assert!(
+            s.summary.starts_with("We present Foo, a caching layer"),
+            "{}",
+            s.summary
+        );
+        assert!(s.summary.chars().count() <= SUMMARY_CHARS);
+        for word in s
+            .headline
+            .split_whitespace()
+            .chain(s.summary.split_whitespace())
+        {
+            let word = word.trim_matches(|c: char| !c.is_alphanumeric());
+            assert!(
+                abstract_text.to_lowercase().contains(&word.to_lowercase()),
+                "{word} is not the abstract's"
+            );
+        }
+    }
+
+    #[test]
+    fn long_text_is_cut_at_a_clause_not_a_word() {
+        let t = shorten(
+            "Our scheduler cuts tail latency by 38% on a 64-node cluster, while keeping throughput within 2% of the best static policy for every workload",
+            90,
+        );
+        assert_eq!(
+            t,
+            "Our scheduler cuts tail latency by 38% on a 64-node cluster"
+        );
+        let t = shorten(&"word ".repeat(40), 30);
+        assert!(t.ends_with('…') && t.chars().count() <= 31, "{t}");
+    }
+}

@@ -1,0 +1,333 @@
+//! Headlines and one-liners from any OpenAI-compatible chat-completions endpoint (OpenAI,
+//! Ollama, llama.cpp's server, vLLM). The prompt is a template of the theme that a site
+//! may override; the answer must be a JSON object of the right shape and length. Answers
+//! are kept by paper, version, model and prompt, so a rerun asks for nothing. A slow,
+//! failing, refusing or malformed answer gives that paper the extractive summary instead,
+//! and says why.
+
+use super::{HEADLINE_CHARS, Input, SUMMARY_CHARS, Summarizer, Summary, extractive};
+use crate::config::OpenAiConfig;
+use anyhow::{Context, Result, anyhow, bail};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+pub struct OpenAi {
+    client: reqwest::blocking::Client,
+    config: OpenAiConfig,
+    api_key: Option<String>,
+    templates: tera::Tera,
+    /// `.cache/review/`, where answers are kept; none for a dry run.
+    cache_dir: Option<PathBuf>,
+    /// When the next request may start: `requests_per_minute` spaces them out.
+    next_slot: Mutex<Instant>,
+}
+
+/// What the model must answer, and what is kept of it.
+#[derive(Debug, Serialize, Deserialize)]
+struct Answer {
+    headline: String,
+    summary: String,
+}
+
+/// Answers longer than the limits by more than this share are refused, not cut.
+const SLACK: f64 = 1.15;
+/// The longest Retry-After honoured before the paper falls back.
+const MAX_RETRY_AFTER: Duration = Duration::from_secs(60);
+
+impl OpenAi {
+    /// `templates`: the site's templates, which hold the prompt (`config.prompt`).
+    pub fn new(
+        config: &OpenAiConfig,
+        templates: tera::Tera,
+        user_agent: &str,
+        cache_dir: Option<PathBuf>,
+    ) -> Result<OpenAi> {
+        if !templates.get_template_names().any(|n| n == config.prompt) {
+            bail!(
+                "review.openai.prompt: no template {:?} in the theme or the site's templates/",
+                config.prompt
+            );
+        }
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let client = reqwest::blocking::Client::builder()
+            .user_agent(user_agent)
+            .timeout(Duration::from_secs_f64(config.timeout_seconds))
+            .build()
+            .context("cannot set up the HTTP client")?;
+        let api_key = std::env::var(&config.api_key_env)
+            .ok()
+            .filter(|k| !k.is_empty());
+        Ok(OpenAi {
+            client,
+            config: config.clone(),
+            api_key,
+            templates,
+            cache_dir,
+            next_slot: Mutex::new(Instant::now()),
+        })
+    }
+
+    /// Requests in flight at once.
+    pub fn concurrency(&self) -> usize {
+        self.config.concurrency.max(1)
+    }
+
+    fn prompt(&self, paper: &Input) -> Result<String> {
+        let mut c = tera::Context::new();
+        c.insert("id", paper.id);
+        c.insert("version", &paper.version);
+        c.insert("title", paper.title);
+        c.insert("abstract", paper.abstract_text);
+        c.insert("comment", paper.comment);
+        c.insert("categories", paper.categories);
+        c.insert("headline_chars", &HEADLINE_CHARS);
+        c.insert("summary_chars", &SUMMARY_CHARS);
+        self.templates
+            .render(&self.config.prompt, &c)
+            .map_err(|e| anyhow!("the prompt template: {}", crate::render::tera_error(&e)))
+    }
+
+    fn cache_path(&self, paper: &Input, prompt: &str) -> Option<PathBuf> {
+        use sha2::{Digest, Sha256};
+        let dir = self.cache_dir.as_ref()?;
+        let mut h = Sha256::new();
+        for part in [
+            paper.id,
+            &paper.version.to_string(),
+            &self.config.model,
+            prompt,
+        ] {
+            h.update(part.as_bytes());
+            h.update([0]);
+        }
+        let hex: String = h.finalize()[..16]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        Some(dir.join(format!("{hex}.json")))
+    }
+
+    /// Waits for a slot under `requests_per_minute`.
+    fn wait_turn(&self) {
+        let gap = Duration::from_secs_f64(60.0 / f64::from(self.config.requests_per_minute.max(1)));
+        let start = {
+            let mut next = self.next_slot.lock().expect("no thread panics holding it");
+            let start = (*next).max(Instant::now());
+            *next = start + gap;
+            start
+        };
+        let now = Instant::now();
+        if start > now {
+            std::thread::sleep(start - now);
+        }
+    }
+
+    fn ask(&self, prompt: &str) -> Result<Answer> {
+        let body = serde_json::json!({
+            "model": self.config.model,
+            "messages": [
+                {"role": "system", "content": "You write short, factual reviews of research papers for a digest. Answer with one JSON object and nothing else."},
+                {"role": "user", "content": prompt},
+            ],
+            "temperature": 0,
+            "response_format": {"type": "json_object"},
+        });
+        let mut attempt = 0;
+        loop {
+            self.wait_turn();
+            let mut request = self
+                .client
+                .post(&self.config.endpoint)
+                .header(reqwest::header::CONTENT_TYPE, "application/json")
+                .body(body.to_string());
+            if let Some(key) = &self.api_key {
+                request = request.bearer_auth(key);
+            }
+            let wait = match request.send() {
+                Err(e) if e.is_timeout() => {
+                    bail!("no answer within {} s", self.config.timeout_seconds)
+                }
+                Err(e) => {
+                    if attempt >= self.config.retries {
+                        bail!("cannot reach {}: {e}", self.config.endpoint);
+                    }
+                    Duration::from_secs(1 << attempt.min(5))
+                }
+                Ok(resp) => {
+                    let status = resp.status().as_u16();
+                    if status == 429 || (500..600).contains(&status) {
+                        if attempt >= self.config.retries {
+                            bail!("HTTP {status} (gave up after {} tries)", attempt + 1);
+                        }
+                        let asked = resp
+                            .headers()
+                            .get(reqwest::header::RETRY_AFTER)
+                            .and_then(|v| v.to_str().ok())
+                            .and_then(|v| v.trim().parse::<u64>().ok())
+                            .map(Duration::from_secs);
+                        match asked {
+                            Some(a) if a > MAX_RETRY_AFTER => {
+                                bail!("HTTP {status} with Retry-After of {} s", a.as_secs())
+                            }
+                            Some(a) => a,
+                            None => Duration::from_secs(1 << attempt.min(5)),
+                        }
+                    } else if !(200..300).contains(&status) {
+                        let text = resp.text().unwrap_or_default();
+                        bail!(
+                            "HTTP {status}: {}",
+                            text.chars().take(200).collect::<String>()
+                        );
+                    } else {
+                        let bytes = resp.bytes().map_err(|e| {
+                            if e.is_timeout() {
+                                anyhow!("no answer within {} s", self.config.timeout_seconds)
+                            } else {
+                                anyhow!("the answer was cut off: {e}")
+                            }
+                        })?;
+                        let json: serde_json::Value = serde_json::from_slice(&bytes)
+                            .map_err(|e| anyhow!("the answer is not JSON: {e}"))?;
+                        return read_answer(&json);
+                    }
+                }
+            };
+            attempt += 1;
+            std::thread::sleep(wait);
+        }
+    }
+}
+
+/// The headline and summary in a chat-completions answer, checked for shape and length.
+fn read_answer(json: &serde_json::Value) -> Result<Answer> {
+    let choice = json
+        .get("choices")
+        .and_then(|c| c.get(0))
+        .ok_or_else(|| anyhow!("malformed answer: no choices"))?;
+    let message = choice
+        .get("message")
+        .ok_or_else(|| anyhow!("malformed answer: no message"))?;
+    if let Some(refusal) = message.get("refusal").and_then(|r| r.as_str())
+        && !refusal.trim().is_empty()
+    {
+        bail!(
+            "the model refused: {}",
+            refusal.chars().take(200).collect::<String>()
+        );
+    }
+    if choice.get("finish_reason").and_then(|f| f.as_str()) == Some("content_filter") {
+        bail!("the model refused (content filter)");
+    }
+    let content = message
+        .get("content")
+        .and_then(|c| c.as_str())
+        .ok_or_else(|| anyhow!("malformed answer: no content"))?;
+    // Some models fence their JSON in a code block.
+    let content = content.trim();
+    let content = content
+        .strip_prefix("```json")
+        .or_else(|| content.strip_prefix("```"))
+        .and_then(|c| c.strip_suffix("```"))
+        .unwrap_or(content)
+        .trim();
+    let answer: Answer = serde_json::from_str(content).map_err(|e| {
+        anyhow!(
+            "malformed answer ({e}): {}",
+            content.chars().take(120).collect::<String>()
+        )
+    })?;
+    let answer = Answer {
+        headline: crate::sources::xml::fold_whitespace(&answer.headline),
+        summary: crate::sources::xml::fold_whitespace(&answer.summary),
+    };
+    let fits =
+        |s: &str, max: usize| !s.is_empty() && (s.chars().count() as f64) <= max as f64 * SLACK;
+    if !fits(&answer.headline, HEADLINE_CHARS) || !fits(&answer.summary, SUMMARY_CHARS) {
+        bail!(
+            "malformed answer: a headline of {} and a summary of {} characters (at most {HEADLINE_CHARS} and {SUMMARY_CHARS})",
+            answer.headline.chars().count(),
+            answer.summary.chars().count()
+        );
+    }
+    Ok(answer)
+}
+
+impl Summarizer for OpenAi {
+    fn summarize(&self, paper: &Input) -> Result<Summary> {
+        let prompt = self.prompt(paper)?;
+        let cache = self.cache_path(paper, &prompt);
+        let kept: Option<Answer> = cache
+            .as_ref()
+            .and_then(|p| std::fs::read(p).ok())
+            .and_then(|b| serde_json::from_slice(&b).ok());
+        let answer = match kept {
+            Some(a) => Ok(a),
+            None => self.ask(&prompt),
+        };
+        match answer {
+            Ok(a) => {
+                if let Some(path) = &cache {
+                    // Failing to keep it only costs asking again next time.
+                    let _ = serde_json::to_vec(&a)
+                        .map_err(anyhow::Error::from)
+                        .and_then(|bytes| crate::store::atomic::write_atomic(path, &bytes));
+                }
+                Ok(Summary {
+                    headline: a.headline,
+                    summary: a.summary,
+                    by: self.config.model.clone(),
+                    fell_back: None,
+                })
+            }
+            Err(why) => {
+                let mut s = extractive::summarize(paper.title, paper.abstract_text);
+                s.fell_back = Some(format!("{}: {why:#}", self.config.model));
+                Ok(s)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(content: &str) -> serde_json::Value {
+        serde_json::json!({"choices": [{"message": {"role": "assistant", "content": content}, "finish_reason": "stop"}]})
+    }
+
+    #[test]
+    fn answers_are_checked_for_shape_and_length() {
+        let ok = read_answer(&answer(
+            r#"{"headline": "A  short one", "summary": "What it did."}"#,
+        ))
+        .unwrap();
+        assert_eq!(ok.headline, "A short one");
+        let fenced = read_answer(&answer(
+            "```json\n{\"headline\": \"H\", \"summary\": \"S\"}\n```",
+        ))
+        .unwrap();
+        assert_eq!(fenced.summary, "S");
+        for (bad, why) in [
+            (answer("Sure! Here is a summary."), "malformed"),
+            (answer(r#"{"headline": "H"}"#), "malformed"),
+            (
+                answer(&format!(
+                    r#"{{"headline": "{}", "summary": "S"}}"#,
+                    "x".repeat(200)
+                )),
+                "at most 90",
+            ),
+            (
+                serde_json::json!({"choices": [{"message": {"content": null, "refusal": "I can't help with that."}}]}),
+                "refused",
+            ),
+            (serde_json::json!({"error": "oops"}), "no choices"),
+        ] {
+            let err = read_answer(&bad).unwrap_err().to_string();
+            assert!(err.contains(why), "{err}");
+        }
+    }
+}
