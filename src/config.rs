@@ -216,7 +216,7 @@ fn default_retry_days() -> u32 {
     14
 }
 fn default_figure_width() -> u32 {
-    480
+    640
 }
 fn default_max_image_pixels() -> u64 {
     40_000_000

@@ -65,7 +65,7 @@ pub struct Shape {
 impl Default for Shape {
     fn default() -> Shape {
         Shape {
-            width: 480,
+            width: 640,
             max_pixels: 40_000_000,
             quality: 70.0,
         }
@@ -158,7 +158,7 @@ mod tests {
     #[test]
     fn a_figure_becomes_a_small_webp_of_the_chosen_width() {
         let t = thumbnail(&png(1600, 900), Shape::default()).unwrap();
-        assert_eq!((t.width, t.height), (480, 270));
+        assert_eq!((t.width, t.height), (640, 360));
         assert_eq!(&t.bytes[..4], b"RIFF");
         assert_eq!(&t.bytes[8..12], b"WEBP");
         // The same image gives the same bytes.
@@ -167,7 +167,7 @@ mod tests {
         let narrow = thumbnail(&png(300, 200), Shape::default()).unwrap();
         assert_eq!((narrow.width, narrow.height), (300, 200));
         let tall = thumbnail(&png(1000, 2000), Shape::default()).unwrap();
-        assert_eq!((tall.width, tall.height), (300, 600));
+        assert_eq!((tall.width, tall.height), (400, 800));
     }
 
     #[test]

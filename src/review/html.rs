@@ -2,11 +2,10 @@
 //! figures with their images and captions, how many theorems it states, the licence and
 //! version it names at its top, and whether the conversion failed.
 //!
-//! Pages are tokenized (html5gum, WHATWG rules) in one streaming pass, never built into a
-//! tree: a page is up to a few megabytes and a review reads thousands.
-
-use html5gum::emitters::callback::{CallbackEmitter, CallbackEvent};
-use html5gum::{Span, Tokenizer};
+//! Pages are read in one streaming pass, never built into a tree: a page is up to a few
+//! megabytes and a review reads thousands. The pass jumps from `<` to `<` (memchr) and
+//! reads only the tags and text it needs; `tests::the_scan_agrees_with_a_whatwg_tokenizer`
+//! holds it to what html5gum, a WHATWG tokenizer, reads on every fixture page.
 
 /// One `<figure class="ltx_figure">` that is not inside another, in document order.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -60,16 +59,151 @@ impl Page {
 /// Reads a page. Never fails: what cannot be read is not there.
 pub fn scan(html: &[u8]) -> Page {
     let mut scanner = Scanner::default();
-    {
-        let mut emitter = CallbackEmitter::new(|event: CallbackEvent<'_>, _: Span<()>| {
-            scanner.handle(event);
-            None::<std::convert::Infallible>
-        });
-        // <script>, <style> and <title> content is text, as a browser reads it.
-        emitter.naively_switch_states(true);
-        for _ in Tokenizer::new_with_emitter(html, emitter) {}
-    }
+    tokenize(html, &mut scanner);
     scanner.finish()
+}
+
+/// Elements whose content is text up to their end tag, as a browser reads them.
+const RAW_TEXT: &[&[u8]] = &[b"script", b"style", b"textarea", b"title", b"xmp"];
+
+/// Feeds the scanner the page's start tags (name and wanted attributes, decoded), end
+/// tags and text (raw: entities are decoded where text is kept).
+fn tokenize(b: &[u8], scanner: &mut Scanner) {
+    let mut pos = 0;
+    while pos < b.len() {
+        let Some(lt) = memchr::memchr(b'<', &b[pos..]).map(|i| pos + i) else {
+            scanner.text(&b[pos..], true);
+            return;
+        };
+        if lt > pos {
+            scanner.text(&b[pos..lt], true);
+        }
+        let rest = &b[lt..];
+        if rest.starts_with(b"<!--") {
+            pos = memchr::memmem::find(&rest[4..], b"-->").map_or(b.len(), |i| lt + 4 + i + 3);
+        } else if rest.starts_with(b"<!") || rest.starts_with(b"<?") {
+            pos = memchr::memchr(b'>', rest).map_or(b.len(), |i| lt + i + 1);
+        } else if rest.starts_with(b"</") && rest.get(2).is_some_and(u8::is_ascii_alphabetic) {
+            let name_end = rest[2..]
+                .iter()
+                .position(|c| c.is_ascii_whitespace() || *c == b'>' || *c == b'/')
+                .map_or(rest.len(), |i| i + 2);
+            let name: Vec<u8> = rest[2..name_end]
+                .iter()
+                .map(u8::to_ascii_lowercase)
+                .collect();
+            pos = memchr::memchr(b'>', rest).map_or(b.len(), |i| lt + i + 1);
+            scanner.close(&name);
+        } else if rest.get(1).is_some_and(u8::is_ascii_alphabetic) {
+            pos = lt + start_tag(rest, scanner);
+            let name = std::mem::take(&mut scanner.tag);
+            let self_closing = scanner.self_closing;
+            scanner.tag = name;
+            if RAW_TEXT.contains(&scanner.tag.as_slice()) && !self_closing {
+                // Up to `</name`, whatever case.
+                let name = scanner.tag.clone();
+                scanner.open_tag(false);
+                let mut at = pos;
+                loop {
+                    match memchr::memmem::find(&b[at..], b"</") {
+                        Some(i)
+                            if b[at + i + 2..]
+                                .get(..name.len())
+                                .is_some_and(|n| n.eq_ignore_ascii_case(&name)) =>
+                        {
+                            at += i;
+                            break;
+                        }
+                        Some(i) => at += i + 2,
+                        None => {
+                            at = b.len();
+                            break;
+                        }
+                    }
+                }
+                pos = at;
+            } else {
+                scanner.open_tag(self_closing);
+            }
+        } else {
+            scanner.text(b"<", true);
+            pos = lt + 1;
+        }
+    }
+}
+
+/// Reads `<name attr="value" …>` at the start of `t` into the scanner's tag and
+/// attributes; returns its length.
+fn start_tag(t: &[u8], scanner: &mut Scanner) -> usize {
+    let mut i = 1;
+    while i < t.len() && !t[i].is_ascii_whitespace() && t[i] != b'>' && t[i] != b'/' {
+        i += 1;
+    }
+    scanner.tag.clear();
+    scanner
+        .tag
+        .extend(t[1..i].iter().map(u8::to_ascii_lowercase));
+    scanner.attrs.clear();
+    scanner.self_closing = false;
+    loop {
+        while i < t.len() && (t[i].is_ascii_whitespace() || t[i] == b'/') {
+            if t[i] == b'/' && t.get(i + 1) == Some(&b'>') {
+                scanner.self_closing = true;
+            }
+            i += 1;
+        }
+        if i >= t.len() {
+            return t.len();
+        }
+        if t[i] == b'>' {
+            return i + 1;
+        }
+        let name_start = i;
+        while i < t.len() && !t[i].is_ascii_whitespace() && !matches!(t[i], b'=' | b'>' | b'/') {
+            i += 1;
+        }
+        let name = &t[name_start..i];
+        while i < t.len() && t[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        let mut value: &[u8] = b"";
+        if t.get(i) == Some(&b'=') {
+            i += 1;
+            while i < t.len() && t[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            match t.get(i) {
+                Some(&q) if q == b'"' || q == b'\'' => {
+                    let end = memchr::memchr(q, &t[i + 1..]).map_or(t.len(), |e| i + 1 + e);
+                    value = &t[i + 1..end];
+                    i = (end + 1).min(t.len());
+                }
+                _ => {
+                    let start = i;
+                    while i < t.len() && !t[i].is_ascii_whitespace() && t[i] != b'>' {
+                        i += 1;
+                    }
+                    value = &t[start..i];
+                }
+            }
+        }
+        let wanted = WANTED.iter().any(|w| w.eq_ignore_ascii_case(name));
+        if wanted
+            && !scanner
+                .attrs
+                .iter()
+                .any(|(k, _)| k.eq_ignore_ascii_case(name))
+        {
+            let value = if value.contains(&b'&') {
+                html_escape::decode_html_entities(&String::from_utf8_lossy(value))
+                    .into_owned()
+                    .into_bytes()
+            } else {
+                value.to_vec()
+            };
+            scanner.attrs.push((name.to_ascii_lowercase(), value));
+        }
+    }
 }
 
 /// A text being collected, and the depth of elements it stops at.
@@ -92,12 +226,10 @@ impl Capture {
 #[derive(Debug, Default)]
 struct Scanner {
     page: Page,
-    // The start tag being read.
+    // The start tag being read: its name, wanted attributes and whether it closes itself.
     tag: Vec<u8>,
-    attr_name: Vec<u8>,
-    /// The attribute being read repeats an earlier one: its value is ignored, as WHATWG says.
-    attr_repeated: bool,
     attrs: Vec<(Vec<u8>, Vec<u8>)>,
+    self_closing: bool,
     /// Nesting of `ltx_figure`s: 0 outside any.
     figure_depth: usize,
     /// Elements open inside the current top-level figure, to match `</figure>`s.
@@ -330,7 +462,8 @@ impl Scanner {
         }
     }
 
-    fn text(&mut self, value: &[u8]) {
+    /// Text between tags; `raw` when its entities are still to be decoded.
+    fn text(&mut self, value: &[u8], raw: bool) {
         let wanted = self.caption.active
             || self.license.active
             || self.watermark.active
@@ -341,6 +474,11 @@ impl Scanner {
             return;
         }
         let s = String::from_utf8_lossy(value);
+        let s = if raw && s.contains('&') {
+            std::borrow::Cow::Owned(html_escape::decode_html_entities(&s).into_owned())
+        } else {
+            s
+        };
         // A caption longer than this is markup gone astray, not a caption.
         if self.caption.active
             && self.math_depth == 0
@@ -386,42 +524,123 @@ impl Scanner {
     }
 }
 
-impl Scanner {
-    fn handle(&mut self, event: CallbackEvent<'_>) {
-        match event {
-            CallbackEvent::OpenStartTag { name } => {
-                self.tag.clear();
-                self.tag.extend(name.iter().map(u8::to_ascii_lowercase));
-                self.attrs.clear();
-            }
-            CallbackEvent::AttributeName { name } => {
-                self.attr_name.clear();
-                self.attr_name
-                    .extend(name.iter().map(u8::to_ascii_lowercase));
-                // Only the attributes read below are kept: a page has hundreds of
-                // thousands of others.
-                self.attr_repeated = !WANTED.contains(&self.attr_name.as_slice())
-                    || self.attrs.iter().any(|(k, _)| *k == self.attr_name);
-                if !self.attr_repeated {
-                    self.attrs.push((self.attr_name.clone(), Vec::new()));
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use html5gum::emitters::callback::{CallbackEmitter, CallbackEvent};
+    use html5gum::{Span, Tokenizer};
+
+    /// The same scanner, fed by html5gum: what a WHATWG tokenizer reads of a page.
+    #[derive(Default)]
+    struct Oracle {
+        scanner: Scanner,
+        attr_name: Vec<u8>,
+        attr_repeated: bool,
+    }
+
+    impl Oracle {
+        fn handle(&mut self, event: CallbackEvent<'_>) {
+            match event {
+                CallbackEvent::OpenStartTag { name } => {
+                    self.scanner.tag.clear();
+                    self.scanner
+                        .tag
+                        .extend(name.iter().map(u8::to_ascii_lowercase));
+                    self.scanner.attrs.clear();
                 }
-            }
-            CallbackEvent::AttributeValue { value } => {
-                if !self.attr_repeated
-                    && let Some((_, v)) = self.attrs.last_mut()
-                {
-                    v.extend_from_slice(value);
+                CallbackEvent::AttributeName { name } => {
+                    self.attr_name.clear();
+                    self.attr_name
+                        .extend(name.iter().map(u8::to_ascii_lowercase));
+                    // Only the attributes read below are kept: a page has hundreds of
+                    // thousands of others.
+                    self.attr_repeated = !WANTED.contains(&self.attr_name.as_slice())
+                        || self.scanner.attrs.iter().any(|(k, _)| *k == self.attr_name);
+                    if !self.attr_repeated {
+                        self.scanner
+                            .attrs
+                            .push((self.attr_name.clone(), Vec::new()));
+                    }
                 }
+                CallbackEvent::AttributeValue { value } => {
+                    if !self.attr_repeated
+                        && let Some((_, v)) = self.scanner.attrs.last_mut()
+                    {
+                        v.extend_from_slice(value);
+                    }
+                }
+                CallbackEvent::CloseStartTag { self_closing } => {
+                    self.scanner.self_closing = self_closing;
+                    self.scanner.open_tag(self_closing)
+                }
+                CallbackEvent::EndTag { name } => {
+                    let name: Vec<u8> = name.iter().map(u8::to_ascii_lowercase).collect();
+                    self.scanner.close(&name);
+                }
+                CallbackEvent::String { value } => self.scanner.text(value, false),
+                CallbackEvent::Comment { .. }
+                | CallbackEvent::Doctype { .. }
+                | CallbackEvent::Error(_) => {}
             }
-            CallbackEvent::CloseStartTag { self_closing } => self.open_tag(self_closing),
-            CallbackEvent::EndTag { name } => {
-                let name: Vec<u8> = name.iter().map(u8::to_ascii_lowercase).collect();
-                self.close(&name);
-            }
-            CallbackEvent::String { value } => self.text(value),
-            CallbackEvent::Comment { .. }
-            | CallbackEvent::Doctype { .. }
-            | CallbackEvent::Error(_) => {}
         }
+    }
+
+    fn scan_whatwg(html: &[u8]) -> Page {
+        let mut oracle = Oracle::default();
+        {
+            let mut emitter = CallbackEmitter::new(|event: CallbackEvent<'_>, _: Span<()>| {
+                oracle.handle(event);
+                None::<std::convert::Infallible>
+            });
+            emitter.naively_switch_states(true);
+            for _ in Tokenizer::new_with_emitter(html, emitter) {}
+        }
+        oracle.scanner.finish()
+    }
+
+    #[test]
+    fn the_scan_agrees_with_a_whatwg_tokenizer() {
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/arxiv_html");
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            eprintln!("SKIPPED: {} is missing", dir.display());
+            return;
+        };
+        let mut pages = 0;
+        for entry in entries {
+            let page = entry.unwrap().path().join("index.html");
+            let bytes = std::fs::read(&page).unwrap();
+            assert_eq!(scan(&bytes), scan_whatwg(&bytes), "{}", page.display());
+            pages += 1;
+        }
+        assert!(pages >= 14);
+    }
+
+    #[test]
+    fn figures_captions_theorems_and_failures() {
+        let page = scan(br#"<html><body><div class="ltx_page_main"><div id="license-tr">License: CC BY 4.0</div>
+<script>var s = "<figure class='ltx_figure'><img src=trap.png></figure>";</script>
+<figure class="ltx_figure" id="S1.F1"><img src="x1.png" class="ltx_graphics" width="600" height="300" alt="">
+<figure class="ltx_figure ltx_figure_panel"><img src=x2.png></figure>
+<figcaption class="ltx_caption"><span class="ltx_tag ltx_tag_figure">Figure 1: </span>Speed &amp; size of <math alttext="n^2" display="inline"><mi>n</mi></math> runs.</figcaption></figure>
+<div class="ltx_theorem ltx_theorem_theorem"></div><div class="ltx_theorem ltx_theorem_lemma"><h6><span class="ltx_tag">Lemma 1</span></h6></div>
+<div class="ltx_theorem ltx_theorem_thmx"><h6><span class="ltx_tag">Theorem 2 </span></h6></div>
+<!-- <figure class="ltx_figure"><img src=comment.png></figure> --></div></body></html>"#);
+        assert_eq!(page.figures.len(), 1);
+        let f = &page.figures[0];
+        assert_eq!(f.id, "S1.F1");
+        assert_eq!(f.caption, "Speed & size of n^2 runs.");
+        let srcs: Vec<&str> = f.images.iter().map(|i| i.src.as_str()).collect();
+        assert_eq!(srcs, ["x1.png", "x2.png"]);
+        assert_eq!(
+            (f.images[0].width, f.images[0].height),
+            (Some(600), Some(300))
+        );
+        assert_eq!(page.theorems, 2);
+        assert_eq!(page.license, "License: CC BY 4.0");
+        assert!(page.usable());
+        let failed = scan(br#"<div class="ltx_page_main"><span class="ltx_ERROR">Conversion to HTML had a Fatal error and exited abruptly.</span></div>"#);
+        assert!(failed.conversion_failed && !failed.usable());
+        assert!(!scan(b"<html><body>No HTML for '2401.00001'</body></html>").usable());
     }
 }

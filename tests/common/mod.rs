@@ -15,6 +15,21 @@ pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// A folder of `../shared/fixtures/` (`arxiv_html`), or None with the same note as
+/// `fixtures`.
+pub fn shared_fixtures(sub: &str) -> Option<PathBuf> {
+    let dir = repo().join("..").join("shared").join("fixtures").join(sub);
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "SKIPPED: {} is missing; this test needs the shared fixtures",
+            dir.display()
+        );
+        None
+    }
+}
+
 /// `../shared/fixtures/feeds`, or None (and a note saying the test is skipped) in a clone
 /// without it.
 pub fn fixtures() -> Option<PathBuf> {
@@ -232,6 +247,9 @@ pub struct Request {
     /// Path with query.
     pub target: String,
     pub headers: HashMap<String, String>,
+    pub body: Vec<u8>,
+    /// When the server had read it.
+    pub at: std::time::Instant,
 }
 
 impl Request {
@@ -334,7 +352,8 @@ fn serve(mut stream: TcpStream, reqs: &Mutex<Vec<Request>>, handler: &Handler) {
             return;
         }
     }
-    let head = String::from_utf8_lossy(&buf).into_owned();
+    let head_end = buf.windows(4).position(|w| w == b"\r\n\r\n").unwrap_or(0) + 4;
+    let head = String::from_utf8_lossy(&buf[..head_end]).into_owned();
     let mut lines = head.split("\r\n");
     let mut first = lines.next().unwrap_or("").split(' ');
     let method = first.next().unwrap_or("").to_string();
@@ -344,10 +363,29 @@ fn serve(mut stream: TcpStream, reqs: &Mutex<Vec<Request>>, handler: &Handler) {
         .filter_map(|l| l.split_once(':'))
         .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
         .collect();
+    let length: usize = head
+        .lines()
+        .find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.trim()
+                .eq_ignore_ascii_case("content-length")
+                .then(|| v.trim().parse().ok())?
+        })
+        .unwrap_or(0)
+        .min(16 * 1024 * 1024);
+    let mut body = buf[head_end..].to_vec();
+    while body.len() < length {
+        match stream.read(&mut chunk) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => body.extend_from_slice(&chunk[..n]),
+        }
+    }
     let req = Request {
         method,
         target,
         headers,
+        body,
+        at: std::time::Instant::now(),
     };
     let n = {
         let mut r = reqs.lock().unwrap();
