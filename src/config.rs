@@ -355,6 +355,10 @@ pub struct EmailConfig {
     pub list_unsubscribe: Option<String>,
     #[serde(default = "default_subject")]
     pub subject: String,
+    /// Show each paper's figure, small, credited, from the site (off: many mail clients
+    /// load no remote images, and a list of text reads faster).
+    #[serde(default)]
+    pub figures: bool,
 }
 
 fn default_subject() -> String {

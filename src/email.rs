@@ -194,6 +194,10 @@ pub fn render_newsletter(
             &total.min(papers_max).saturating_sub(abstracts_max),
         );
         ctx.insert("unsubscribe", &unsubscribe);
+        ctx.insert(
+            "show_figures",
+            &config.email.as_ref().is_some_and(|e| e.figures),
+        );
         let html = render::render(&tera, "email.html", &ctx)?;
         let inliner = css_inline::CSSInliner::options()
             .keep_at_rules(true)

@@ -32,9 +32,11 @@ impl std::fmt::Display for SnapshotReport {
     }
 }
 
-/// A built site read into memory, in path order.
+/// A built site read into memory, in path order, and the archive's own files.
 struct SiteFiles {
     files: Vec<(String, Vec<u8>)>,
+    /// Not the site's: in the tar and the manifest, not served in the WARC.
+    extra: Vec<(String, Vec<u8>)>,
 }
 
 fn read_site(dir: &Path) -> Result<SiteFiles> {
@@ -46,7 +48,10 @@ fn read_site(dir: &Path) -> Result<SiteFiles> {
                 .with_context(|| format!("cannot read {}", path.display()))
         })
         .collect::<Result<_>>()?;
-    Ok(SiteFiles { files })
+    Ok(SiteFiles {
+        files,
+        extra: Vec::new(),
+    })
 }
 
 fn sha256_hex(bytes: &[u8]) -> String {
@@ -55,32 +60,71 @@ fn sha256_hex(bytes: &[u8]) -> String {
 
 /// `sha256sum`-compatible lines: `<hex>  <path>`.
 fn manifest(site: &SiteFiles) -> String {
-    site.files
+    site.extra
         .iter()
+        .chain(&site.files)
         .map(|(rel, bytes)| format!("{}  {rel}\n", sha256_hex(bytes)))
         .collect()
 }
 
 pub const MANIFEST_NAME: &str = "MANIFEST.sha256";
 
+/// Where each figure of the site came from and under what terms: a librarian's answer to
+/// "may we keep this?". Tab-separated, one line per figure, with a header.
+pub const FIGURES_NAME: &str = "FIGURES.tsv";
+
 /// The archive's fixed time: the newest `updated` of the content, so the same content
 /// always gives the same bytes.
-fn archive_time(root: &Path) -> Result<chrono::DateTime<chrono::Utc>> {
-    let site = crate::site::load(&root.join("content"))?;
-    Ok(site
-        .papers
+fn archive_time(site: &crate::site::Site) -> chrono::DateTime<chrono::Utc> {
+    site.papers
         .iter()
         .map(|p| p.front.updated)
         .max()
-        .unwrap_or(chrono::DateTime::UNIX_EPOCH))
+        .unwrap_or(chrono::DateTime::UNIX_EPOCH)
+}
+
+/// `FIGURES.tsv`: the file in the site, the paper, where the image came from, its licence
+/// and the credit the pages show.
+fn figures_tsv(site: &crate::site::Site) -> String {
+    let clean = |s: &str| s.replace(['\t', '\n', '\r'], " ");
+    let mut out = String::from("file\tpaper\tsource\tlicense\tcredit\n");
+    for p in &site.papers {
+        let (Some(rel), Some(m)) = (crate::render::views::figure_rel(p), &p.front.machine) else {
+            continue;
+        };
+        let paper = if p.front.id.is_arxiv() {
+            format!("arXiv:{}", p.front.id)
+        } else {
+            p.front.id.to_string()
+        };
+        out.push_str(&format!(
+            "{rel}\t{paper}\t{}\t{}\t{}\n",
+            clean(&m.figure_source),
+            clean(&p.front.license),
+            clean(&crate::render::views::figure_credit(&p.front))
+        ));
+    }
+    out
 }
 
 pub fn run(root: &Path, config: &Config, out_dir: &Path) -> Result<SnapshotReport> {
     let scratch = tempfile::tempdir().context("cannot create a temporary folder")?;
     let built = scratch.path().join("site");
     crate::build::run(root, config, &built, &Default::default())?;
-    let site = read_site(&built)?;
-    let when = archive_time(root)?;
+    let mut site = read_site(&built)?;
+    if site
+        .files
+        .iter()
+        .any(|(rel, _)| rel == FIGURES_NAME || rel == MANIFEST_NAME)
+    {
+        bail!(
+            "the site has a file named {FIGURES_NAME} or {MANIFEST_NAME} at its top, which the snapshot's own would hide; rename it"
+        );
+    }
+    let content = crate::site::load(&root.join("content"))?;
+    let when = archive_time(&content);
+    // Archived beside the site's files and listed in the manifest, under a name no page has.
+    site.extra = vec![(FIGURES_NAME.to_string(), figures_tsv(&content).into_bytes())];
     let manifest_text = manifest(&site);
     let stem = format!(
         "{}-{}",
@@ -128,7 +172,7 @@ fn tar_gz_bytes(site: &SiteFiles, manifest_text: &str, mtime: u64) -> Result<Vec
             .with_context(|| format!("cannot archive {path}"))
     };
     append(MANIFEST_NAME, manifest_text.as_bytes())?;
-    for (rel, bytes) in &site.files {
+    for (rel, bytes) in site.extra.iter().chain(&site.files) {
         append(rel, bytes)?;
     }
     let encoder = tar.into_inner().context("cannot finish the tar archive")?;
@@ -195,6 +239,23 @@ fn warc_gz_bytes(
         ],
         info.as_bytes(),
     )?;
+    for (name, bytes) in &site.extra {
+        warc_record(
+            &mut out,
+            &[
+                ("WARC-Type", "metadata".into()),
+                ("WARC-Target-URI", urls.permalink("")),
+                ("WARC-Date", date.clone()),
+                (
+                    "WARC-Record-ID",
+                    record_id("metadata", &format!("{name}\n{}", sha256_hex(bytes))),
+                ),
+                ("Content-Type", "text/tab-separated-values".into()),
+                ("WARC-Block-Digest", sha1_base32(bytes)),
+            ],
+            bytes,
+        )?;
+    }
     for (rel, payload) in &site.files {
         // A folder's index.html is what a reader fetched at the folder's URL.
         let target = match rel.strip_suffix("index.html") {

@@ -344,7 +344,7 @@ fn a_broken_front_matter_names_file_and_line_and_keeps_the_old_site() {
     let public = site.path().join("public");
     let before = tree(&public);
     let page = site.path().join("content/papers/2604/2604.03438.md");
-    edit(&page, "version = 1", "version = \"one\"");
+    edit(&page, "\nversion = 1\n", "\nversion = \"one\"\n");
     let out = build(site.path(), &[]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);

@@ -42,7 +42,8 @@ fn snapshots_are_byte_identical_and_verify() {
         "warc.gz differs"
     );
 
-    // The archive holds the manifest first, then every file in path order.
+    // The archive holds the manifest first, the figures' credits, then every file in path
+    // order.
     let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(
         std::fs::File::open(&tar1).unwrap(),
     ));
@@ -58,9 +59,10 @@ fn snapshots_are_byte_identical_and_verify() {
         names.push(name);
     }
     assert_eq!(names[0], "MANIFEST.sha256");
-    let mut sorted = names[1..].to_vec();
+    assert_eq!(names[1], "FIGURES.tsv");
+    let mut sorted = names[2..].to_vec();
     sorted.sort();
-    assert_eq!(names[1..], sorted[..]);
+    assert_eq!(names[2..], sorted[..]);
     assert!(names.contains(&"papers/2604.03438/index.html".to_string()));
     assert_eq!(manifest.lines().count(), names.len() - 1);
 
@@ -140,7 +142,8 @@ fn warcio_reads_and_validates_the_warc() {
         let mut a = tar::Archive::new(flate2::read::GzDecoder::new(
             std::fs::File::open(&tar_gz).unwrap(),
         ));
-        a.entries().unwrap().count() - 1
+        // Less the manifest and the figures' credits, which the WARC has as metadata.
+        a.entries().unwrap().count() - 2
     };
     let script = r#"
 import sys
@@ -156,7 +159,7 @@ with open(sys.argv[1], 'rb') as f:
             assert rec.rec_headers.get_header('WARC-Payload-Digest').startswith('sha1:')
             assert rec.http_headers.get_statuscode() == '200'
             rec.content_stream().read()
-print(kinds.get('warcinfo', 0), kinds.get('response', 0))
+print(kinds.get('warcinfo', 0), kinds.get('response', 0), kinds.get('metadata', 0))
 print('\n'.join(uris))
 "#;
     let out = std::process::Command::new("python3")
@@ -170,7 +173,7 @@ print('\n'.join(uris))
     );
     let text = String::from_utf8(out.stdout).unwrap();
     let mut lines = text.lines();
-    assert_eq!(lines.next().unwrap(), format!("1 {files}"));
+    assert_eq!(lines.next().unwrap(), format!("1 {files} 1"));
     let uris: Vec<&str> = lines.collect();
     assert!(
         uris.iter()
