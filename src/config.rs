@@ -89,6 +89,17 @@ pub struct SourceConfig {
     /// arXiv RSS categories, e.g. `["cs.DC"]`.
     #[serde(default)]
     pub categories: Vec<String>,
+    /// For `arxiv-rss`: when the last fetch of this source was more than a day ago, ask
+    /// the arXiv API for the papers submitted since, which the day's feed no longer lists.
+    #[serde(default = "catch_up_default")]
+    pub catch_up: bool,
+    /// The arXiv API endpoint for that catch-up (tests point it at 127.0.0.1).
+    #[serde(default)]
+    pub api_url: Option<String>,
+}
+
+fn catch_up_default() -> bool {
+    true
 }
 
 impl SourceConfig {
@@ -121,6 +132,14 @@ pub struct FetchConfig {
     /// Upper bound on one response body.
     #[serde(default = "default_max_body")]
     pub max_body_bytes: u64,
+    /// A week's digest takes new papers until this many days after the week ended, then it
+    /// is frozen: arXiv announces Friday's papers on Monday, and a fetch may run late.
+    #[serde(default = "default_freeze_after_days")]
+    pub freeze_after_days: u32,
+}
+
+fn default_freeze_after_days() -> u32 {
+    3
 }
 
 fn default_user_agent() -> String {
@@ -151,6 +170,7 @@ impl Default for FetchConfig {
             retries: default_retries(),
             max_retry_after_seconds: default_max_retry_after(),
             max_body_bytes: default_max_body(),
+            freeze_after_days: default_freeze_after_days(),
         }
     }
 }

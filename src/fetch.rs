@@ -18,6 +18,8 @@ pub struct FetchOptions {
     pub dry_run: bool,
     pub now: DateTime<Utc>,
     pub progress: bool,
+    /// Told of every retry, as a line to show (none: `-q`).
+    pub note: Option<fn(&str)>,
 }
 
 /// What one source gave.
@@ -96,11 +98,36 @@ pub fn run(root: &Path, config: &Config, opts: &FetchOptions) -> Result<FetchSum
                 bail!("paperboy.toml: no [[sources]] to fetch (or give --from FILE|DIR)");
             }
             let mut http = HttpClient::new(&config.fetch, Some(root.join(".cache").join("http")))?;
-            config
+            if let Some(note) = opts.note {
+                http = http.on_retry(note);
+            }
+            let state = crate::store::state::load(root)?;
+            let reports: Vec<SourceReport> = config
                 .sources
                 .iter()
-                .map(|s| fetch_source(&mut http, s, &content_dir, opts, &progress))
-                .collect()
+                .map(|s| {
+                    let last_ok = state.sources.get(&s.label()).map(|s| s.last_ok);
+                    fetch_source(&mut http, s, &content_dir, opts, last_ok, &progress)
+                })
+                .collect();
+            progress.finish();
+            let ok: Vec<String> = reports
+                .iter()
+                .filter(|r| r.error.is_none())
+                .map(|r| r.label.clone())
+                .collect();
+            let summary = apply(root, &content_dir, config, opts, reports)?;
+            if !opts.dry_run {
+                let mut state = state;
+                for label in ok {
+                    state.sources.insert(
+                        label,
+                        crate::store::state::SourceState { last_ok: opts.now },
+                    );
+                }
+                crate::store::state::save(root, &state)?;
+            }
+            return Ok(summary);
         }
     };
     progress.finish();
@@ -186,9 +213,11 @@ fn fetch_source(
     source: &SourceConfig,
     content_dir: &Path,
     opts: &FetchOptions,
+    last_ok: Option<DateTime<Utc>>,
     progress: &crate::progress::Progress,
 ) -> SourceReport {
     let label = source.label();
+    http.set_label(&label);
     let bar = progress.source(&label);
     let mut report = SourceReport {
         label: label.clone(),
@@ -200,7 +229,12 @@ fn fetch_source(
             let url = source.url.clone().unwrap_or_else(|| {
                 format!("https://rss.arxiv.org/rss/{}", source.categories.join("+"))
             });
-            fetch_one(http, &url, source, opts, &mut report)
+            fetch_one(http, &url, source, opts, &mut report).and_then(|()| match last_ok {
+                Some(last) if source.catch_up && opts.now - last > CATCH_UP_AFTER => {
+                    catch_up(http, source, content_dir, opts, last, &mut report)
+                }
+                _ => Ok(()),
+            })
         }
         SourceKind::Feed => {
             let url = source.url.clone().unwrap_or_default();
@@ -212,6 +246,54 @@ fn fetch_source(
     }
     bar.finish(report.entries);
     report
+}
+
+/// A day's announcement feed lists that day's papers only: a fetch this long after the
+/// last one may have missed a day.
+const CATCH_UP_AFTER: chrono::Duration = chrono::Duration::hours(26);
+
+/// Asks the arXiv API for the papers of an announcement feed's categories submitted since
+/// a few days before its last fetch (announcements run a day or more behind submissions,
+/// and a weekend more), so the days a fetch missed still land in their weeks.
+fn catch_up(
+    http: &mut HttpClient,
+    source: &SourceConfig,
+    content_dir: &Path,
+    opts: &FetchOptions,
+    last_ok: DateTime<Utc>,
+    report: &mut SourceReport,
+) -> Result<()> {
+    if source.categories.is_empty() {
+        return Ok(());
+    }
+    let from = last_ok - chrono::Duration::days(4);
+    let cats: Vec<String> = source
+        .categories
+        .iter()
+        .map(|c| format!("cat:{c}"))
+        .collect();
+    let query = format!(
+        "({}) AND submittedDate:[{} TO {}]",
+        cats.join(" OR "),
+        from.format("%Y%m%d%H%M"),
+        opts.now.format("%Y%m%d%H%M")
+    );
+    if let Some(note) = &opts.note {
+        note(&format!(
+            "{}: last fetched {}; asking the arXiv API for what was submitted since {}",
+            report.label,
+            last_ok.format("%Y-%m-%d %H:%M UTC"),
+            from.format("%Y-%m-%d")
+        ));
+    }
+    let api = SourceConfig {
+        kind: SourceKind::Arxiv,
+        query: Some(query),
+        url: source.api_url.clone(),
+        max_results: Some(ARXIV_PAGE_MAX),
+        ..source.clone()
+    };
+    fetch_arxiv_api(http, &api, content_dir, opts, report)
 }
 
 /// GETs and parses one feed document, turning HTTP errors into errors that name the URL.
@@ -271,10 +353,14 @@ fn fetch_arxiv_api(
     let query = source.query.as_deref().unwrap_or("all");
     // arXiv sometimes answers with fewer entries than asked; allow some short pages, but
     // never loop without end.
-    let max_pages = wanted.div_ceil(page_size) + 10;
+    let max_pages = wanted.div_ceil(page_size) + 10 + EMPTY_PAGE_TRIES as usize;
     let mut seen_ids = std::collections::HashSet::new();
     let mut start = 0;
     let mut all_unchanged = true;
+    // What the first page says the query matches: the papers to expect, up to `wanted`.
+    let mut total: Option<usize> = None;
+    let mut empty_tries = 0;
+    let mut stopped_early = false;
     for _ in 0..max_pages {
         let url = reqwest::Url::parse_with_params(
             base,
@@ -295,8 +381,28 @@ fn fetch_arxiv_api(
         .with_context(|| format!("bad arXiv API url {base:?}"))?;
         let (parsed, unchanged) = get_feed(http, url.as_str(), source, opts)?;
         all_unchanged &= unchanged;
+        if total.is_none() {
+            total = parsed.total_results;
+        }
+        let expected = total.map_or(wanted, |t| t.min(wanted));
         let page_entries = parsed.entries;
         let page_papers = parsed.papers.len();
+        if page_entries == 0 && start < expected {
+            // Under load arXiv answers an empty page for one that has entries: ask again,
+            // as arxiv.py does, after the delay the client keeps between requests.
+            if empty_tries < EMPTY_PAGE_TRIES {
+                empty_tries += 1;
+                if let Some(note) = &opts.note {
+                    note(&format!(
+                        "retry: {}: GET {url}: an empty page at {start} of {expected}; asking again ({empty_tries} of {EMPTY_PAGE_TRIES})",
+                        report.label
+                    ));
+                }
+                continue;
+            }
+            break;
+        }
+        empty_tries = 0;
         // Stop early when the newest-first pages reach papers we hold or dates we skip.
         let reached_known = page_papers > 0
             && parsed.papers.iter().all(|p| {
@@ -317,17 +423,29 @@ fn fetch_arxiv_api(
             .filter(|p| seen_ids.insert(p.id.clone()))
             .count();
         absorb(report, parsed);
-        if page_papers == 0 || page_entries == 0 || fresh == 0 {
-            break;
-        }
-        if report.papers.len() >= wanted || reached_known || reached_since {
-            break;
-        }
         start += page_entries;
+        if page_papers == 0 || fresh == 0 || reached_known || reached_since {
+            stopped_early = start < expected;
+            break;
+        }
+        if report.papers.len() >= wanted || start >= expected {
+            break;
+        }
     }
     report.unchanged = all_unchanged && report.entries > 0;
+    let expected = total.map_or(wanted, |t| t.min(wanted));
+    if !stopped_early && start < expected {
+        // What came is kept; the source is reported as failed so the run says so.
+        bail!(
+            "the arXiv API gave {start} of the {expected} entries expected (totalResults {}): paging ended early",
+            total.map_or("unknown".into(), |t| t.to_string())
+        );
+    }
     Ok(())
 }
+
+/// How often an empty page of arXiv API results is asked for again.
+const EMPTY_PAGE_TRIES: u32 = 3;
 
 fn keep(p: &Paper, filter: &FilterConfig, since: Option<NaiveDate>) -> bool {
     if let Some(since) = since
@@ -373,9 +491,10 @@ fn apply(
         for w in &report.warnings {
             summary.warnings.push(format!("{}: {w}", report.label));
         }
+        // A source that failed part of the way keeps what it gave (a shortfall of arXiv's
+        // paging); one that gave nothing is only its error.
         if let Some(e) = report.error {
             summary.failed.push(e);
-            continue;
         }
         let mut kept = 0;
         for mut p in report.papers {
@@ -491,10 +610,17 @@ fn apply(
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
             Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
         };
-        if existing.is_some() && week.has_ended(opts.now) {
+        let grace = config.fetch.freeze_after_days;
+        if existing.is_some() && week.is_frozen(opts.now, grace) {
+            let mut ids: Vec<&String> = new_ids.iter().chain(&updated_ids).collect();
+            let count = ids.len();
+            ids.truncate(20);
+            let ids: Vec<&str> = ids.iter().map(|s| s.as_str()).collect();
             summary.frozen_weeks.push(format!(
-                "{week} has ended; {} papers not added to its digest",
-                new_ids.len() + updated_ids.len()
+                "{week} is frozen (it ended {}; freeze_after_days = {grace}): {count} papers not added to its digest: {}{}",
+                week.end(),
+                ids.join(", "),
+                if count > ids.len() { ", …" } else { "" }
             ));
             continue;
         }

@@ -175,6 +175,11 @@ fn load_config(cli: &Cli) -> Result<Config> {
     Config::load(&config_path(cli))
 }
 
+/// A line for the person at the terminal (or the workflow's log), as it happens.
+fn say(line: &str) {
+    eprintln!("{line}");
+}
+
 /// 0 when everything went through, 1 when something (a source, a recipient, a link) failed.
 fn exit_code(all_ok: bool) -> ExitCode {
     if all_ok {
@@ -211,6 +216,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 dry_run: *dry_run,
                 now: now(&cli)?,
                 progress: !cli.quiet,
+                note: (!cli.quiet).then_some(say as fn(&str)),
             };
             let _lock = if *dry_run {
                 None
@@ -237,8 +243,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     summary.temporaries_removed
                 );
             }
+            // Never silent, even with -q: papers that reach no digest are a loss to readers.
             for line in &summary.frozen_weeks {
-                eprintln!("note: {line}");
+                eprintln!("warning: {line}");
             }
             for failure in &summary.failed {
                 eprintln!("error: {failure}");

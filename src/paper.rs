@@ -263,6 +263,12 @@ impl Week {
         now.date_naive() > self.end()
     }
 
+    /// True once the week ended more than `grace_days` before `now`: its digest takes no
+    /// more papers.
+    pub fn is_frozen(&self, now: DateTime<Utc>, grace_days: u32) -> bool {
+        now.date_naive() > self.end() + Duration::days(i64::from(grace_days))
+    }
+
     pub fn title(&self) -> String {
         format!("Week {}, {}", self.week, self.year)
     }

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{Reply, TestServer, assert_ok, ok_xml, paperboy, stderr, temp_site};
+use common::{Reply, TestServer, assert_ok, ok_xml, paperboy, read, stderr, temp_site};
 use std::time::Duration;
 
 fn config(sources: &str, fetch: &str) -> String {
@@ -21,8 +21,9 @@ fn papers_written(root: &std::path::Path) -> usize {
 }
 
 #[test]
-fn arxiv_api_pages_until_the_answers_run_out() {
+fn arxiv_api_pages_and_an_empty_page_is_asked_again() {
     let dir = need_fixtures!();
+    // 100 entries of 214,881, then an empty page (arXiv under load), then 10 more.
     let pages = [
         common::fixture_bytes(
             &dir,
@@ -30,17 +31,17 @@ fn arxiv_api_pages_until_the_answers_run_out() {
         ),
         common::fixture_bytes(
             &dir,
-            "arxiv_api/api_2016-10_query_au_del_maestro_10entries.xml",
+            "arxiv_api/api_2026-04_idlist_0000.0000_zero_results.xml",
         ),
         common::fixture_bytes(
             &dir,
-            "arxiv_api/api_2026-04_idlist_0000.0000_zero_results.xml",
+            "arxiv_api/api_2016-10_query_au_del_maestro_10entries.xml",
         ),
     ];
     let server = TestServer::start(move |_, n| ok_xml(pages[n.min(2)].clone()));
     let site = temp_site(&config(
         &format!(
-            "[[sources]]\nkind = \"arxiv\"\nquery = \"cat:cs.DC\"\nmax_results = 500\nurl = \"{}\"\n",
+            "[[sources]]\nkind = \"arxiv\"\nquery = \"cat:cs.DC\"\nmax_results = 110\nurl = \"{}\"\n",
             server.url("/api/query")
         ),
         "",
@@ -50,10 +51,14 @@ fn arxiv_api_pages_until_the_answers_run_out() {
     let reqs = server.requests();
     assert_eq!(reqs.len(), 3, "{reqs:?}");
     let starts: Vec<String> = reqs.iter().map(|r| r.query("start").unwrap()).collect();
-    assert_eq!(starts, ["0", "100", "110"]);
+    assert_eq!(
+        starts,
+        ["0", "100", "100"],
+        "the empty page is asked for again"
+    );
     assert_eq!(reqs[0].query("search_query").unwrap(), "cat%3Acs.DC");
     assert_eq!(reqs[0].query("sortBy").unwrap(), "submittedDate");
-    assert_eq!(reqs[0].query("max_results").unwrap(), "500");
+    assert_eq!(reqs[0].query("max_results").unwrap(), "110");
     assert_eq!(
         reqs[0].header("user-agent").unwrap(),
         "paperboy-test (mailto:test@example.org)"
@@ -64,8 +69,67 @@ fn arxiv_api_pages_until_the_answers_run_out() {
             .unwrap_or("")
             .contains("gzip")
     );
+    // Said as it happened, though stderr is no terminal.
+    assert!(
+        stderr(&out).contains("retry: arxiv cat:cs.DC: GET http://127.0.0.1:")
+            && stderr(&out).contains("an empty page at 100 of 110"),
+        "{}",
+        stderr(&out)
+    );
     assert_eq!(papers_written(site.path()), 110);
     assert!(stderr(&out).contains("110 new papers"), "{}", stderr(&out));
+}
+
+#[test]
+fn arxiv_paging_that_ends_short_of_total_results_fails_that_source_and_keeps_its_papers() {
+    let dir = need_fixtures!();
+    let first = common::fixture_bytes(
+        &dir,
+        "arxiv_api/api_2026-04_query_all-testing_100entries.xml",
+    );
+    // After the first page, only empty pages, though totalResults says 214,881.
+    let empty = common::fixture_bytes(
+        &dir,
+        "arxiv_api/api_2026-04_idlist_0000.0000_zero_results.xml",
+    );
+    let server = TestServer::start(move |req, _| {
+        if req.query("start").as_deref() == Some("0") {
+            ok_xml(first.clone())
+        } else {
+            ok_xml(empty.clone())
+        }
+    });
+    let site = temp_site(&config(
+        &format!(
+            "[[sources]]\nkind = \"arxiv\"\nquery = \"cat:cs.DC\"\nmax_results = 300\nurl = \"{}\"\n",
+            server.url("/api/query")
+        ),
+        "",
+    ));
+    let out = paperboy(site.path(), &["fetch"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("error: arxiv cat:cs.DC: the arXiv API gave 100 of the 300 entries expected (totalResults 214881)"),
+        "{err}"
+    );
+    assert_eq!(
+        err.matches("an empty page at 100 of 300").count(),
+        3,
+        "{err}"
+    );
+    assert_eq!(
+        server.requests().len(),
+        5,
+        "the first page and the empty one four times"
+    );
+    assert_eq!(papers_written(site.path()), 100, "what came is kept");
+    // The next run stops at the papers it holds: nothing is missing any more.
+    assert_ok(&paperboy(site.path(), &["fetch"]));
+    // -q silences the retry lines, not the error.
+    let fresh = temp_site(&read(site.path().join("paperboy.toml")));
+    let quiet = paperboy(fresh.path(), &["-q", "fetch"]);
+    assert!(!stderr(&quiet).contains("retry:") && stderr(&quiet).contains("error: arxiv"));
 }
 
 #[test]

@@ -129,7 +129,11 @@ fn an_ended_week_is_not_rewritten() {
     assert_ok(&out);
     assert!(paper.exists());
     assert_eq!(read(&first), with_intro);
-    assert!(stderr(&out).contains("has ended"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("warning: ") && stderr(&out).contains("is frozen"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

@@ -16,6 +16,11 @@ pub struct HttpClient {
     config: FetchConfig,
     cache_dir: Option<PathBuf>,
     last_request: HashMap<String, Instant>,
+    /// Told of every retry, as a line to show: a fetch that waits on a failing server says
+    /// so, on a terminal or not.
+    on_retry: Option<Box<dyn Fn(&str) + Send + Sync>>,
+    /// Names the source being fetched in those lines.
+    label: String,
 }
 
 #[derive(Debug)]
@@ -51,7 +56,38 @@ impl HttpClient {
             config: config.clone(),
             cache_dir,
             last_request: HashMap::new(),
+            on_retry: None,
+            label: String::new(),
         })
+    }
+
+    /// Says each retry to `note` (what failed, and when the next try comes).
+    pub fn on_retry(mut self, note: impl Fn(&str) + Send + Sync + 'static) -> HttpClient {
+        self.on_retry = Some(Box::new(note));
+        self
+    }
+
+    /// The source the next requests are for, for the retry lines.
+    pub fn set_label(&mut self, label: &str) {
+        self.label = label.to_string();
+    }
+
+    /// Tells `on_retry` of a retry, and waits for it.
+    fn wait_to_retry(&self, url: &str, why: &str, wait: Duration, attempt: u32) {
+        if let Some(note) = &self.on_retry {
+            let source = if self.label.is_empty() {
+                String::new()
+            } else {
+                format!("{}: ", self.label)
+            };
+            note(&format!(
+                "retry: {source}GET {url}: {why}; next try ({} of {}) in {} s",
+                attempt + 2,
+                self.config.retries + 1,
+                wait.as_secs_f64().ceil()
+            ));
+        }
+        std::thread::sleep(wait);
     }
 
     fn cache_paths(&self, url: &str) -> Option<(PathBuf, PathBuf)> {
@@ -112,7 +148,7 @@ impl HttpClient {
                     request = request.header(reqwest::header::IF_MODIFIED_SINCE, lm);
                 }
             }
-            let retry_in = match request.send() {
+            let (retry_in, why) = match request.send() {
                 Err(e) => {
                     let why = describe(&e);
                     // A redirect loop or a bad URL will not mend itself.
@@ -122,7 +158,7 @@ impl HttpClient {
                     if attempt >= self.config.retries {
                         bail!("GET {url}: {why} (gave up after {} tries)", attempt + 1);
                     }
-                    self.backoff(attempt)
+                    (self.backoff(attempt), why)
                 }
                 Ok(resp) => {
                     let status = resp.status().as_u16();
@@ -156,7 +192,13 @@ impl HttpClient {
                                 self.config.max_retry_after_seconds
                             );
                         }
-                        asked.unwrap_or_else(|| self.backoff(attempt))
+                        (
+                            asked.unwrap_or_else(|| self.backoff(attempt)),
+                            match asked {
+                                Some(a) => format!("HTTP {status}, Retry-After {} s", a.as_secs()),
+                                None => format!("HTTP {status}"),
+                            },
+                        )
                     } else {
                         let etag = header(&resp, reqwest::header::ETAG);
                         let last_modified = header(&resp, reqwest::header::LAST_MODIFIED);
@@ -184,14 +226,14 @@ impl HttpClient {
                                         attempt + 1
                                     );
                                 }
-                                self.backoff(attempt)
+                                (self.backoff(attempt), format!("the body was cut off: {e}"))
                             }
                         }
                     }
                 }
             };
+            self.wait_to_retry(url, &why, retry_in, attempt);
             attempt += 1;
-            std::thread::sleep(retry_in);
         }
     }
 

@@ -6,5 +6,6 @@ pub mod digests;
 pub mod frontmatter;
 pub mod journal;
 pub mod papers;
+pub mod state;
 
 pub use papers::{MergeOutcome, merge_records};
