@@ -278,6 +278,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 force: *force,
                 now: now(&cli)?,
                 progress: !cli.quiet,
+                note: (!cli.quiet).then_some(say as fn(&str)),
             };
             let _lock = if *dry_run {
                 None

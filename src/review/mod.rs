@@ -41,6 +41,8 @@ pub struct ReviewOptions {
     pub force: bool,
     pub now: DateTime<Utc>,
     pub progress: bool,
+    /// Told of every retry, as a line to show (none: `-q`).
+    pub note: Option<fn(&str)>,
 }
 
 #[derive(Debug, Default)]
@@ -205,10 +207,13 @@ pub fn run(root: &Path, config: &Config, opts: &ReviewOptions) -> Result<ReviewS
             Renditions::Saved { dir: dir.clone() }
         }
         None => Renditions::Web {
-            http: std::sync::Mutex::new(crate::sources::http::HttpClient::new(
-                &config.fetch,
-                None,
-            )?),
+            http: Box::new(std::sync::Mutex::new({
+                let http = crate::sources::http::HttpClient::new(&config.fetch, None)?;
+                match opts.note {
+                    Some(note) => http.on_retry(note),
+                    None => http,
+                }
+            })),
             template: review.html_url.clone(),
         },
     };

@@ -12,7 +12,7 @@ use std::sync::Mutex;
 pub enum Renditions {
     Web {
         /// One client, so one request per host per `delay_seconds` across all papers.
-        http: Mutex<HttpClient>,
+        http: Box<Mutex<HttpClient>>,
         template: String,
     },
     Saved {

@@ -11,6 +11,9 @@ use std::io::Read;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+/// Where a line for the person running paperboy goes.
+type Note = Box<dyn Fn(&str) + Send + Sync>;
+
 pub struct HttpClient {
     client: reqwest::blocking::Client,
     config: FetchConfig,
@@ -18,7 +21,7 @@ pub struct HttpClient {
     last_request: HashMap<String, Instant>,
     /// Told of every retry, as a line to show: a fetch that waits on a failing server says
     /// so, on a terminal or not.
-    on_retry: Option<Box<dyn Fn(&str) + Send + Sync>>,
+    on_retry: Option<Note>,
     /// Names the source being fetched in those lines.
     label: String,
 }
