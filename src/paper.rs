@@ -56,6 +56,8 @@ pub struct Paper {
     pub announce_type: Option<AnnounceType>,
     /// The license, as a URL, where the source states one (`license::canonical`).
     pub license: String,
+    /// MSC and ACM subject classes arXiv lists beside the categories (`35Q30`, `I.2.7`).
+    pub classes: Vec<String>,
 }
 
 impl Paper {

@@ -249,6 +249,8 @@ pub struct PaperView<'a> {
     pub updated_iso: String,
     pub primary_category: Link,
     pub categories: Vec<Link>,
+    /// MSC and ACM subject classes (`35Q30`, `I.2.7`).
+    pub classes: &'a [String],
     #[serde(rename = "abstract")]
     pub abstract_text: Cow<'a, str>,
     /// The abstract as HTML, as `abstract | math` gives it.
@@ -345,7 +347,13 @@ pub fn paper_view<'a>(site: &'a Site, i: usize, urls: &Urls) -> anyhow::Result<P
             .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
         updated_iso: f.updated.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
         primary_category: cat_link(primary_category(f)),
-        categories: f.categories.iter().map(|c| cat_link(c)).collect(),
+        categories: f
+            .categories
+            .iter()
+            .filter(|c| crate::site::is_category_of(f, c))
+            .map(|c| cat_link(c))
+            .collect(),
+        classes: &f.classes,
         abstract_html: crate::render::math::text_with_math(&abstract_text),
         abstract_text,
         comment: &f.comment,
@@ -592,12 +600,21 @@ pub struct CategorySummary {
     #[serde(flatten)]
     pub link: CategoryLink,
     pub paper_count: usize,
+    /// arXiv's description of what it covers; empty for a journal's subject.
+    pub description: &'static str,
+    /// arXiv's group ("Computer Science"), or "Journals and other feeds".
+    pub group: &'static str,
+    /// An arXiv category (else a journal's subject).
+    pub is_arxiv: bool,
 }
 
 pub fn category_summary(c: &Category, urls: &Urls) -> CategorySummary {
     CategorySummary {
         link: category_link(c, urls),
         paper_count: c.papers.len(),
+        description: c.arxiv.map_or("", |e| e.description),
+        group: c.arxiv.map_or("Journals and other feeds", |e| e.group),
+        is_arxiv: c.arxiv.is_some(),
     }
 }
 
@@ -616,12 +633,16 @@ pub struct SiteView<'a> {
 #[derive(Serialize)]
 pub struct CategoryLink {
     pub name: String,
+    /// arXiv's name for it ("Distributed, Parallel, and Cluster Computing"); empty for a
+    /// journal's subject.
+    pub full_name: &'static str,
     pub url: String,
     pub feed_url: String,
 }
 
 pub fn category_link(c: &Category, urls: &Urls) -> CategoryLink {
     CategoryLink {
+        full_name: c.arxiv.map_or("", |e| e.name),
         name: c.name.clone(),
         url: urls.path(&pager::front_rel(&c.slug)),
         feed_url: urls.path(&format!("categories/{}/atom.xml", c.slug)),

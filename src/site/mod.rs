@@ -2,8 +2,10 @@
 //! need: papers by id, weeks in order, categories and authors with their papers.
 
 pub mod abstracts;
+mod author_merge;
 pub mod parsed;
 pub mod related;
+pub mod taxonomy;
 pub mod terms_cache;
 
 use crate::manifest::{Fingerprint, Hasher};
@@ -47,6 +49,8 @@ pub struct Category {
     /// The name as the feeds give it (`cs.DC`).
     pub name: String,
     pub slug: String,
+    /// arXiv's entry for it; none for a journal's subject (or a feed named as one).
+    pub arxiv: Option<&'static taxonomy::Entry>,
     /// By announcing week, newest first, then by date, newest first; unlisted papers last.
     pub papers: Vec<usize>,
 }
@@ -669,7 +673,11 @@ fn categories(
             && !f.categories.contains(&f.primary_category))
         .then_some(&f.primary_category);
         seen.clear();
-        for c in primary.into_iter().chain(&f.categories) {
+        for c in primary
+            .into_iter()
+            .chain(&f.categories)
+            .filter(|c| is_category_of(f, c))
+        {
             let ci = match by_name.get(c.as_str()) {
                 Some(&ci) => ci,
                 None => {
@@ -678,6 +686,7 @@ fn categories(
                         categories.push(Category {
                             name: c.clone(),
                             slug,
+                            arxiv: taxonomy::lookup(c),
                             papers: Vec::new(),
                         });
                         categories.len() - 1
@@ -738,17 +747,26 @@ fn authors(papers: &[PaperEntry], published: &[Newest]) -> (Vec<Author>, FxHashM
             }
         }
     }
-    // Sorted by slug; `place[ai]` is where author `ai` went.
-    let mut numbered: Vec<(usize, Author)> = authors.into_iter().enumerate().collect();
+    author_merge::merge(&mut authors, &mut by_name, papers);
+    let before_merges = authors.len();
+    // Sorted by slug; `place[ai]` is where author `ai` went. Merged authors (no papers
+    // left) go; their names point elsewhere.
+    let mut numbered: Vec<(usize, Author)> = authors
+        .into_iter()
+        .enumerate()
+        .filter(|(_, a)| !a.papers.is_empty())
+        .collect();
     numbered.sort_unstable_by(|a, b| a.1.slug.cmp(&b.1.slug));
-    let mut place = vec![0; numbered.len()];
+    let mut place = vec![0; before_merges];
     for (to, (from, _)) in numbered.iter().enumerate() {
         place[*from] = to;
     }
     let mut authors: Vec<Author> = numbered.into_iter().map(|(_, a)| a).collect();
-    authors
-        .par_iter_mut()
-        .for_each(|a| a.papers.sort_unstable_by_key(|&i| (published[i], i)));
+    authors.par_iter_mut().for_each(|a| {
+        a.papers.sort_unstable_by_key(|&i| (published[i], i));
+        // A paper that lists a person twice, once by initials.
+        a.papers.dedup();
+    });
     let author_index: FxHashMap<String, usize> = by_name
         .into_iter()
         .map(|(name, ai)| (name.to_string(), place[ai]))
@@ -756,8 +774,24 @@ fn authors(papers: &[PaperEntry], published: &[Newest]) -> (Vec<Author>, FxHashM
     (authors, author_index)
 }
 
-/// A URL-safe category name: `cs.DC` stays, `bioRxiv bioinformatics` -> `bioRxiv-bioinformatics`.
+/// Whether `term` is one of the paper's categories, with a page of its own: for an arXiv
+/// paper an arXiv category (an MSC or ACM class kept among them by an older fetch is not),
+/// for any other paper its journal's subject.
+pub fn is_category_of(f: &PaperFront, term: &str) -> bool {
+    !f.id.is_arxiv() || taxonomy::lookup(term).is_some()
+}
+
+/// A URL-safe category name: an arXiv code stays as arXiv writes it (`cs.DC`); any other
+/// name is lower-cased (`Bioinformatics : nature.com subject feeds` ->
+/// `bioinformatics-nature.com-subject-feeds`).
 pub fn category_slug(name: &str) -> String {
+    let lowered;
+    let name = if taxonomy::lookup(name).is_some() {
+        name
+    } else {
+        lowered = name.to_lowercase();
+        &lowered
+    };
     let s: String = name
         .chars()
         .map(|c| {
@@ -768,6 +802,12 @@ pub fn category_slug(name: &str) -> String {
             }
         })
         .collect();
+    // "a : b" gives one dash, not three.
+    let s = s
+        .split('-')
+        .filter(|part| !part.is_empty())
+        .collect::<Vec<_>>()
+        .join("-");
     let s = s.trim_matches(['-', '.']).replace("..", ".");
     if s.is_empty() {
         "uncategorized".into()
@@ -917,6 +957,10 @@ mod tests {
         assert_ne!(author_slug(&a), author_slug(&b));
         assert_eq!(category_slug(&a), category_slug(&a));
         assert_eq!(category_slug("cs.DC"), "cs.DC");
+        assert_eq!(
+            category_slug("Bioinformatics : nature.com subject feeds"),
+            "bioinformatics-nature.com-subject-feeds"
+        );
         assert_eq!(author_slug("Tom Götz"), "tom-gotz");
     }
 

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 /// Bumped when what an entry holds changes.
-const FORMAT: u32 = 4;
+const FORMAT: u32 = 5;
 
 /// A file changed this recently may change again within the same timestamp; such an
 /// entry is not written, and the file is parsed again next time.
@@ -113,6 +113,7 @@ struct Front<S> {
     links: [S; 2],
     review: (S, S, Vec<S>, S, S),
     license: S,
+    classes: Vec<S>,
     machine: Option<MachineRow<S>>,
     /// As JSON.
     extra: Option<String>,
@@ -167,6 +168,7 @@ impl<'a> Front<&'a str> {
                 &r.figure_caption,
             ),
             license: f.license.as_str(),
+            classes: strs(&f.classes),
             machine: f.machine.as_ref().map(|m| MachineRow {
                 text: [m.headline.as_str(), m.summary.as_str()],
                 badges: strs(&m.badges),
@@ -222,6 +224,7 @@ impl Front<String> {
                 figure_caption,
             },
             license: self.license,
+            classes: self.classes,
             machine: match self.machine {
                 Some(m) => {
                     let [headline, summary] = m.text;

@@ -72,6 +72,8 @@ pub fn parse(root: &Element, ctx: &ParseContext, out: &mut ParsedFeed) -> Result
             categories.retain(|c| c != &primary_category);
             categories.insert(0, primary_category.clone());
         }
+        // arXiv lists MSC and ACM subject classes among the categories ("35", "I.2.7").
+        let (categories, classes) = crate::site::taxonomy::split_terms(categories);
         let authors = entry
             .own("author")
             .filter_map(|a| {
@@ -125,6 +127,7 @@ pub fn parse(root: &Element, ctx: &ParseContext, out: &mut ParsedFeed) -> Result
             announce_type: None,
             // The API states no licence: review reads it from the HTML rendition.
             license: String::new(),
+            classes,
         });
     }
     Ok(())

@@ -94,6 +94,7 @@ fn parse_item(
             categories.push(term.to_string());
         }
     }
+    let (categories, classes) = crate::site::taxonomy::split_terms(categories);
     let authors = item
         .in_ns(NS_DC, "creator")
         .flat_map(|c| split_authors(&c.text()))
@@ -135,5 +136,6 @@ fn parse_item(
             .first_in_ns(NS_DC, "rights")
             .and_then(|e| crate::license::canonical(&e.clean_text()))
             .unwrap_or_default(),
+        classes,
     })
 }

@@ -259,6 +259,7 @@ fn parse_item(
         announced: None,
         announce_type: None,
         license: rights_of(item).unwrap_or_default(),
+        classes: Vec::new(),
     })
 }
 

@@ -106,6 +106,7 @@ mod tests {
             announced: None,
             announce_type: None,
             license: String::new(),
+            classes: Vec::new(),
         }
     }
 

@@ -256,6 +256,9 @@ pub struct PaperFront {
     /// The license the authors chose, as a URL (arXiv's and Creative Commons' own).
     #[serde(default)]
     pub license: String,
+    /// MSC and ACM subject classes (`35Q30`, `I.2.7`), kept apart from the categories.
+    #[serde(default)]
+    pub classes: Vec<String>,
     #[serde(default)]
     pub review: Review,
     #[serde(default)]
@@ -312,6 +315,7 @@ impl PaperFront {
             announced: self.announced,
             announce_type: None,
             license: self.license.clone(),
+            classes: self.classes.clone(),
         }
     }
 }

@@ -36,6 +36,32 @@ pub enum MergeOutcome {
 /// Merges a newly seen record into what is known of the paper. The first announcement
 /// and the first publication date are kept; empty fields never wipe filled ones.
 pub fn merge_records(known: &Paper, seen: &Paper) -> (Paper, MergeOutcome) {
+    let (merged, outcome) = merge_fields(known, seen);
+    let merged = with_classes_apart(merged);
+    let outcome = match outcome {
+        MergeOutcome::Same if merged != *known => MergeOutcome::Refreshed,
+        other => other,
+    };
+    (merged, outcome)
+}
+
+/// An arXiv paper's categories hold arXiv categories only: subject classes an older fetch
+/// kept among them (`"35"`) move to `classes`.
+fn with_classes_apart(mut p: Paper) -> Paper {
+    if p.id.is_arxiv() {
+        let (categories, classes) =
+            crate::site::taxonomy::split_terms(std::mem::take(&mut p.categories));
+        p.categories = categories;
+        for c in classes {
+            if !p.classes.contains(&c) {
+                p.classes.push(c);
+            }
+        }
+    }
+    p
+}
+
+fn merge_fields(known: &Paper, seen: &Paper) -> (Paper, MergeOutcome) {
     let fill = |a: &String, b: &String| if a.is_empty() { b.clone() } else { a.clone() };
     let earliest = |a: Option<chrono::DateTime<chrono::Utc>>, b| match (a, b) {
         (Some(x), Some(y)) => Some(std::cmp::min(x, y)),
@@ -49,6 +75,9 @@ pub fn merge_records(known: &Paper, seen: &Paper) -> (Paper, MergeOutcome) {
         merged.journal_ref = fill(&seen.journal_ref, &known.journal_ref);
         merged.doi = fill(&seen.doi, &known.doi);
         merged.license = fill(&seen.license, &known.license);
+        if merged.classes.is_empty() {
+            merged.classes = known.classes.clone();
+        }
         if merged.authors.is_empty() {
             merged.authors = known.authors.clone();
         }
@@ -67,6 +96,11 @@ pub fn merge_records(known: &Paper, seen: &Paper) -> (Paper, MergeOutcome) {
         merged.journal_ref = fill(&known.journal_ref, &seen.journal_ref);
         merged.doi = fill(&known.doi, &seen.doi);
         merged.license = fill(&known.license, &seen.license);
+        for c in &seen.classes {
+            if !merged.classes.contains(c) {
+                merged.classes.push(c.clone());
+            }
+        }
         merged.primary_category = fill(&known.primary_category, &seen.primary_category);
         if merged.authors.is_empty() {
             merged.authors = seen.authors.clone();
@@ -124,6 +158,9 @@ fn set_feed_fields(doc: &mut DocumentMut, p: &Paper) {
     }
     doc["primary_category"] = value(p.primary_category.as_str());
     doc["categories"] = string_array(&p.categories);
+    if !p.classes.is_empty() {
+        doc["classes"] = string_array(&p.classes);
+    }
     doc["abstract"] = value(p.abstract_text.as_str());
     doc["comment"] = value(p.comment.as_str());
     doc["journal_ref"] = value(p.journal_ref.as_str());
@@ -298,6 +335,7 @@ mod tests {
             announced: None,
             announce_type: None,
             license: String::new(),
+            classes: Vec::new(),
         }
     }
 

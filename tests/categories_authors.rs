@@ -1,0 +1,107 @@
+//! Categories are arXiv's (checked against its taxonomy, named and described as arXiv does)
+//! or a journal's subject, never an MSC class; one person has one author page. Checked on
+//! the example site, which has both kinds of trouble.
+
+mod common;
+
+use common::{assert_ok, example_site, paperboy, read};
+use std::path::Path;
+
+fn built() -> tempfile::TempDir {
+    let site = example_site();
+    assert_ok(&paperboy(site.path(), &["build"]));
+    site
+}
+
+fn pages_under(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn categories_are_arxiv_s_or_a_journal_s_and_say_what_they_are() {
+    let site = built();
+    let public = site.path().join("public");
+    let categories = pages_under(&public.join("categories"));
+    // arXiv's codes keep their case; journal subjects are lower-cased slugs; the MSC class
+    // "35" of 2201.13452 is no category.
+    assert!(
+        categories.contains(&"cs.DC".to_string())
+            && categories.contains(&"cond-mat.str-el".to_string())
+    );
+    assert!(
+        categories.contains(&"bioinformatics-nature.com-subject-feeds".to_string()),
+        "{categories:?}"
+    );
+    assert!(
+        !categories
+            .iter()
+            .any(|c| c == "35" || c.chars().any(|ch| ch.is_uppercase()) && !c.contains('.')),
+        "{categories:?}"
+    );
+    let paper = read(public.join("papers/2201.13452/index.html"));
+    assert!(
+        paper.contains("<dt>Subject classes</dt><dd>35</dd>"),
+        "the class is kept, apart"
+    );
+
+    // The category page names and describes it as arXiv does.
+    let dc = read(public.join("categories/cs.DC/index.html"));
+    assert!(dc.contains("Distributed, Parallel, and Cluster Computing"));
+    assert!(dc.contains("Covers fault-tolerance, distributed algorithms"));
+    // The archive groups categories as arXiv does, journals apart.
+    let archive = read(public.join("archive/index.html"));
+    let cs = archive.find("<h3>Computer Science</h3>").unwrap();
+    let journals = archive.find("<h3>Journals and other feeds</h3>").unwrap();
+    let physics = archive.find("<h3>Physics</h3>").unwrap();
+    assert!(cs < journals && journals < physics);
+    assert!(archive[journals..physics].contains(">Bioinformatics : nature.com subject feeds<"));
+    assert!(!archive[journals..physics].contains(">cs."));
+    assert_ok(&paperboy(site.path(), &["check"]));
+}
+
+#[test]
+fn a_person_named_by_initials_and_in_full_has_one_page_and_namesakes_keep_theirs() {
+    let site = built();
+    let authors = site.path().join("public/authors");
+    let names = pages_under(&authors);
+    // The RSS gave "A. Del Maestro" (4 papers), the API "Adrian Del Maestro" (6), both in
+    // condensed matter: one page, named in full.
+    assert!(!names.contains(&"a-del-maestro".to_string()));
+    let page = read(authors.join("adrian-del-maestro/index.html"));
+    assert!(page.contains("<h1>Adrian Del Maestro</h1>"));
+    assert!(page.contains("10 papers in this digest"), "{page}");
+    // Papers of both forms, each once.
+    for id in [
+        "cond-mat/0607501",
+        "1303.6954",
+        "1312.6177",
+        "1412.6529",
+        "cond-mat/0412498",
+        "1201.4869",
+    ] {
+        assert_eq!(
+            page.matches(&format!("id=\"paper-{id}\"")).count(),
+            1,
+            "{id}"
+        );
+    }
+    // A paper that names him by initials links to that page.
+    let paper = read(site.path().join("public/papers/1303.6954/index.html"));
+    assert!(
+        paper.contains("/authors/adrian-del-maestro/\">A. Del Maestro</a>"),
+        "{paper}"
+    );
+    // Namesakes in other fields stay apart: a bioRxiv paper's "J. Tang" is not the "Jie
+    // Tang" of two cs papers, nor "J. Ma" the "Jing Ma" of WizardCoder.
+    for (initials, full) in [("j-tang", "jie-tang"), ("j-ma", "jing-ma")] {
+        assert!(
+            names.contains(&initials.to_string()) && names.contains(&full.to_string()),
+            "{initials} {full}"
+        );
+    }
+}
