@@ -360,6 +360,7 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
         abstracts_in_memory_up_to,
         parse_cache.as_ref(),
     )?;
+    site.preferred_categories = config.site_categories();
     let mut temporaries_removed = 0;
     if remove_temporaries {
         for path in std::mem::take(&mut site.temporaries) {
@@ -624,6 +625,7 @@ fn render_weeks(ctx: &Ctx, out: &Output) -> Result<()> {
         )
     });
     let cards = cards.as_ref();
+    let home = home_week(site);
     for (di, pages) in due.iter().enumerate() {
         let Some(d) = site.digests.get(di) else {
             render_category_pages(ctx, out, cards, pages)?;
@@ -633,7 +635,7 @@ fn render_weeks(ctx: &Ctx, out: &Output) -> Result<()> {
         // other cores meanwhile.
         let (digest, categories) = rayon::join(
             || {
-                if di != 0 {
+                if Some(di) != home {
                     return render_digest(ctx, out, cards, di);
                 }
                 // The home page shows the newest week's cards too: they are made once,
@@ -725,21 +727,37 @@ fn render_digest(ctx: &Ctx, out: &Output, cards: Option<&Snippets>, di: usize) -
     )
 }
 
-/// The home page: the newest digest and a list of recent weeks. Rendered every time.
+/// The week the home page shows in full: the newest that has new papers (a week of only
+/// new versions is no week to open with), else the newest.
+fn home_week(site: &Site) -> Option<usize> {
+    site.digests
+        .iter()
+        .position(|d| !d.papers.is_empty())
+        .or((!site.digests.is_empty()).then_some(0))
+}
+
+/// The home page: the newest week with papers, in full, and the weeks before it, each with
+/// its counts and top headlines. Rendered every time.
 fn render_index(ctx: &Ctx, out: &Output, cards: Option<&Snippets>) -> Result<()> {
     let site = ctx.site;
-    let weeks = views::week_summaries(site, &ctx.urls);
+    let home = home_week(site);
+    let recent = ctx.config.recent_weeks;
+    let weeks = views::week_summaries(site, &ctx.urls, home.map_or(0, |h| h + 1) + recent);
+    let others: Vec<&views::WeekSummary> = weeks
+        .iter()
+        .enumerate()
+        .filter(|(di, _)| Some(*di) != home)
+        .map(|(_, w)| w)
+        .take(recent)
+        .collect();
     let mut c = ctx.context();
-    c.insert(
-        "recent_weeks",
-        &weeks[..weeks.len().min(ctx.config.recent_weeks)],
-    );
-    match (site.digests.first(), cards) {
+    c.insert("recent_weeks", &others);
+    match (home, cards) {
         (None, _) => c.insert("latest", &None::<()>),
-        (Some(_), None) => c.insert("latest", &views::digest_view(site, 0, &ctx.urls)?),
-        (Some(d), Some(cards)) => {
-            let held = digest_cards(cards, d, &ctx.base)?;
-            let view = views::digest_view_with(site, 0, &ctx.urls, |i| {
+        (Some(h), None) => c.insert("latest", &views::digest_view(site, h, &ctx.urls)?),
+        (Some(h), Some(cards)) => {
+            let held = digest_cards(cards, &site.digests[h], &ctx.base)?;
+            let view = views::digest_view_with(site, h, &ctx.urls, |i| {
                 Ok(views::card_item(site, i, &ctx.urls, &held[&i]))
             })?;
             c.insert("latest", &view);
@@ -938,7 +956,7 @@ fn render_authors(ctx: &Ctx, out: &Output, kept: Option<&Path>) -> Result<()> {
 }
 
 fn render_lists(ctx: &Ctx, out: &Output) -> Result<()> {
-    let weeks = views::week_summaries(ctx.site, &ctx.urls);
+    let weeks = views::week_summaries(ctx.site, &ctx.urls, 0);
     let mut c = ctx.context();
     c.insert("weeks", &weeks);
     let categories: Vec<_> = ctx

@@ -34,6 +34,10 @@ pub struct Config {
     pub email: Option<EmailConfig>,
     #[serde(default)]
     pub review: ReviewConfig,
+    /// The site's own categories, most important first: a digest's groups come in this
+    /// order, then by size. Default: the categories its sources ask for.
+    #[serde(default)]
+    pub categories: Vec<String>,
 }
 
 fn default_theme() -> String {
@@ -466,6 +470,35 @@ impl Config {
             }
         }
         Ok(())
+    }
+
+    /// The site's own categories: `categories`, else those its sources ask for (an
+    /// `arxiv-rss` source's `categories`, the `cat:` terms of an `arxiv` query, a feed's
+    /// `name`), in order.
+    pub fn site_categories(&self) -> Vec<String> {
+        if !self.categories.is_empty() {
+            return self.categories.clone();
+        }
+        let mut out: Vec<String> = Vec::new();
+        for s in &self.sources {
+            let from: Vec<String> = match s.kind {
+                SourceKind::ArxivRss => s.categories.clone(),
+                SourceKind::Arxiv => s
+                    .query
+                    .iter()
+                    .flat_map(|q| q.split(|c: char| c.is_whitespace() || c == '(' || c == ')'))
+                    .filter_map(|t| t.strip_prefix("cat:"))
+                    .map(str::to_string)
+                    .collect(),
+                SourceKind::Feed => s.name.iter().cloned().collect(),
+            };
+            for c in from {
+                if !out.contains(&c) {
+                    out.push(c);
+                }
+            }
+        }
+        out
     }
 
     /// The path part of `base_url`, always starting and ending with `/`.

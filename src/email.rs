@@ -88,7 +88,7 @@ struct EmailItem<'a> {
 
 #[derive(Serialize)]
 struct EmailGroup<'a> {
-    category: &'a views::Link,
+    category: &'a views::CategoryRef,
     papers: Vec<EmailItem<'a>>,
 }
 
@@ -328,7 +328,8 @@ fn transport(email: &EmailConfig) -> Result<lettre::SmtpTransport> {
 }
 
 pub fn run(root: &Path, config: &Config, opts: &EmailOptions) -> Result<EmailReport> {
-    let site = crate::site::load(&root.join("content"))?;
+    let mut site = crate::site::load(&root.join("content"))?;
+    site.preferred_categories = config.site_categories();
     let n = render_newsletter(root, config, &site, opts.week.as_deref())?;
     let email = config.email.clone();
     let domain = reqwest::Url::parse(&config.base_url)

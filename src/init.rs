@@ -67,6 +67,10 @@ const THEME: &[(&str, &str)] = &[
         include_str!("../themes/default/templates/search.html"),
     ),
     (
+        "static/favicon.svg",
+        include_str!("../themes/default/static/favicon.svg"),
+    ),
+    (
         "static/search.js",
         include_str!("../themes/default/static/search.js"),
     ),

@@ -108,16 +108,24 @@ pub fn paginator(slug: &str, split: Split, page: ListPage, urls: &Urls) -> Pagin
     let url = |n: usize| urls.path(&rel(slug, ListPage::Numbered(n)));
     let total = split.numbered();
     let newest = urls.path(&front_rel(slug));
-    // The numbers shown, newest first: near this page (or, on the front page, the newest
-    // ones), then the oldest page.
-    let (current, near) = match page {
-        ListPage::Front => (None, total.saturating_sub(WINDOW)..=total),
-        ListPage::Numbered(n) => (Some(n), n.saturating_sub(WINDOW)..=(n + WINDOW).min(total)),
+    // The numbers shown, newest first: near this page, then the oldest page. The front page
+    // shows the papers of the newest numbered pages itself: its pager starts below them,
+    // so a reader going "older" never meets a card twice.
+    let (current, near, top) = match page {
+        ListPage::Front => {
+            let top = split.before_front();
+            (None, top.saturating_sub(WINDOW)..=top, top)
+        }
+        ListPage::Numbered(n) => (
+            Some(n),
+            n.saturating_sub(WINDOW)..=(n + WINDOW).min(total),
+            total,
+        ),
     };
     let near = (*near.start()).max(1)..=*near.end();
     let mut pages = Vec::new();
-    if total > 0 {
-        if *near.end() < total {
+    if top > 0 {
+        if *near.end() < top {
             pages.push(gap(*near.end() + 1));
         }
         for n in near.clone().rev() {
@@ -251,8 +259,9 @@ mod tests {
         assert_eq!(mid.prev.as_deref(), Some("/d/categories/cs.DC/page/11/"));
         assert_eq!(mid.next.as_deref(), Some("/d/categories/cs.DC/page/9/"));
         assert_eq!((mid.first, mid.last), (Some(91), Some(100)));
+        // The front page shows pages 20 and 19 itself: its pager starts at 18.
         let front = p(200, ListPage::Front);
-        assert_eq!(shown(&front), "20 19 18 … 1");
+        assert_eq!(shown(&front), "18 17 16 … 1");
         assert_eq!(front.current, None);
         assert_eq!(front.prev, None);
         assert_eq!(front.next.as_deref(), Some("/d/categories/cs.DC/page/18/"));
@@ -262,7 +271,8 @@ mod tests {
         let oldest = p(200, ListPage::Numbered(1));
         assert_eq!(shown(&oldest), "… 3 2 [1]");
         assert_eq!(oldest.next, None);
-        assert_eq!(shown(&p(30, ListPage::Front)), "3 2 1");
+        assert_eq!(shown(&p(30, ListPage::Front)), "1");
+        assert_eq!(shown(&p(20, ListPage::Front)), "");
         assert_eq!(shown(&p(5, ListPage::Front)), "");
     }
 

@@ -73,6 +73,17 @@ pub struct Link {
     pub url: String,
 }
 
+/// A category as a paper or a group shows it.
+#[derive(Serialize)]
+pub struct CategoryRef {
+    pub name: String,
+    pub url: String,
+    /// URL-safe (`[A-Za-z0-9.-]`): for anchors and `data-` attributes.
+    pub slug: String,
+    /// arXiv's name for it; empty for a journal's subject.
+    pub full_name: &'static str,
+}
+
 /// What a card and a paper page show of the paper's review: the editor's `[review]`,
 /// key by key over the machine's `[machine]`.
 #[derive(Serialize)]
@@ -247,8 +258,8 @@ pub struct PaperView<'a> {
     /// RFC 3339, for `<time datetime>`.
     pub published_iso: String,
     pub updated_iso: String,
-    pub primary_category: Link,
-    pub categories: Vec<Link>,
+    pub primary_category: CategoryRef,
+    pub categories: Vec<CategoryRef>,
     /// MSC and ACM subject classes (`35Q30`, `I.2.7`).
     pub classes: &'a [String],
     #[serde(rename = "abstract")]
@@ -261,6 +272,8 @@ pub struct PaperView<'a> {
     pub doi_url: String,
     pub abs_url: &'a str,
     pub pdf_url: &'a str,
+    /// arXiv's HTML rendition, where review found one.
+    pub html_url: String,
     pub source: &'a str,
     pub is_arxiv: bool,
     pub review: ReviewView<'a>,
@@ -366,6 +379,12 @@ pub fn paper_view<'a>(site: &'a Site, i: usize, urls: &Urls) -> anyhow::Result<P
         },
         abs_url: safe_url(&f.links.abs),
         pdf_url: safe_url(&f.links.pdf),
+        html_url: match &f.machine {
+            Some(m) if m.html == "ok" && f.id.is_arxiv() => {
+                format!("https://arxiv.org/html/{}v{}", f.id, f.version)
+            }
+            _ => String::new(),
+        },
         source: &f.source,
         is_arxiv: f.id.is_arxiv(),
         review: review_view(p, urls),
@@ -385,8 +404,11 @@ pub fn week_link(d: &DigestEntry, urls: &Urls) -> Link {
 
 #[derive(Serialize)]
 pub struct CategoryGroup<P> {
-    pub category: Link,
+    /// For "other", the folded groups: its name is "Other categories" and its url empty.
+    pub category: CategoryRef,
     pub papers: Vec<P>,
+    /// The folded small groups (each paper's card shows its category).
+    pub other: bool,
 }
 
 /// A digest with its papers as `P`: full paper views, or cards (`CardItem`).
@@ -401,8 +423,12 @@ pub struct DigestView<'a, P = PaperView<'a>> {
     /// The editor's introduction as HTML.
     pub body: &'a str,
     pub paper_count: usize,
-    /// New papers grouped by primary category, groups in name order, papers in the
-    /// digest's own order.
+    /// Papers an editor reviewed, first.
+    pub picks: Vec<P>,
+    /// The other new papers, grouped by primary category: the site's own categories first
+    /// (`Site::preferred_categories`), then the larger groups; groups smaller than
+    /// `FOLD_BELOW` fold into one "Other categories" group, last. Papers in the digest's
+    /// own order.
     pub groups: Vec<CategoryGroup<P>>,
     pub updated_papers: Vec<P>,
     pub prev: Option<Link>,
@@ -421,10 +447,13 @@ pub fn primary_category(f: &crate::store::frontmatter::PaperFront) -> &str {
     }
 }
 
-pub fn category_page_link(name: &str, urls: &Urls) -> Link {
-    Link {
+pub fn category_page_link(name: &str, urls: &Urls) -> CategoryRef {
+    let slug = category_slug(name);
+    CategoryRef {
         name: name.to_string(),
-        url: urls.path(&pager::front_rel(&category_slug(name))),
+        url: urls.path(&pager::front_rel(&slug)),
+        slug,
+        full_name: crate::site::taxonomy::lookup(name).map_or("", |e| e.name),
     }
 }
 
@@ -442,8 +471,13 @@ pub fn digest_view_with<'a, P>(
     mut item: impl FnMut(usize) -> anyhow::Result<P>,
 ) -> anyhow::Result<DigestView<'a, P>> {
     let d = &site.digests[di];
+    let mut picks = Vec::new();
     let mut groups: Vec<CategoryGroup<P>> = Vec::new();
     for &pi in &d.papers {
+        if is_pick(&site.papers[pi]) {
+            picks.push(item(pi)?);
+            continue;
+        }
         let category = primary_category(&site.papers[pi].front);
         let paper = item(pi)?;
         match groups.iter_mut().find(|g| g.category.name == category) {
@@ -451,10 +485,11 @@ pub fn digest_view_with<'a, P>(
             None => groups.push(CategoryGroup {
                 category: category_page_link(category, urls),
                 papers: vec![paper],
+                other: false,
             }),
         }
     }
-    groups.sort_by(|a, b| a.category.name.cmp(&b.category.name));
+    let groups = order_groups(groups, &site.preferred_categories);
     let rel = digest_rel(d);
     Ok(DigestView {
         week: d.week.to_string(),
@@ -469,6 +504,7 @@ pub fn digest_view_with<'a, P>(
         permalink: urls.permalink(&rel),
         body: &d.body_html,
         paper_count: d.papers.len(),
+        picks,
         groups,
         updated_papers: d
             .updated
@@ -479,6 +515,56 @@ pub fn digest_view_with<'a, P>(
         prev: site.digests.get(di + 1).map(|p| week_link(p, urls)),
         next: di.checked_sub(1).map(|n| week_link(&site.digests[n], urls)),
     })
+}
+
+/// Groups of fewer papers than this fold into "Other categories", unless they are of the
+/// site's own categories: a long week of mostly one-paper groups reads as a list.
+pub const FOLD_BELOW: usize = 3;
+
+/// Whether an editor reviewed the paper: a pick, shown first.
+pub fn is_pick(p: &PaperEntry) -> bool {
+    !p.front.review.headline.trim().is_empty() || !p.front.review.summary.trim().is_empty()
+}
+
+/// The site's own categories first, in their order; then by size, largest first, then by
+/// name; small groups folded into one, last.
+fn order_groups<P>(groups: Vec<CategoryGroup<P>>, preferred: &[String]) -> Vec<CategoryGroup<P>> {
+    let rank = |g: &CategoryGroup<P>| preferred.iter().position(|c| *c == g.category.name);
+    let (mut keep, small): (Vec<_>, Vec<_>) = groups
+        .into_iter()
+        .partition(|g| rank(g).is_some() || g.papers.len() >= FOLD_BELOW);
+    keep.sort_by(|a, b| {
+        (
+            rank(a).unwrap_or(usize::MAX),
+            std::cmp::Reverse(a.papers.len()),
+            &a.category.name,
+        )
+            .cmp(&(
+                rank(b).unwrap_or(usize::MAX),
+                std::cmp::Reverse(b.papers.len()),
+                &b.category.name,
+            ))
+    });
+    match small.len() {
+        0 => {}
+        // One small group is no fold: it keeps its name.
+        1 => keep.extend(small),
+        _ => {
+            let mut small = small;
+            small.sort_by(|a, b| a.category.name.cmp(&b.category.name));
+            keep.push(CategoryGroup {
+                category: CategoryRef {
+                    name: "Other categories".into(),
+                    url: String::new(),
+                    slug: "other".into(),
+                    full_name: "",
+                },
+                papers: small.into_iter().flat_map(|g| g.papers).collect(),
+                other: true,
+            });
+        }
+    }
+    keep
 }
 
 /// A paper on a list page of a theme with `card.html`: its card, rendered once for every
@@ -568,6 +654,9 @@ pub struct WeekSummary {
     pub end: String,
     pub paper_count: usize,
     pub updated_count: usize,
+    /// Its first few papers' headlines (the editor's picks first), linked: what the home
+    /// page shows of past weeks.
+    pub top: Vec<Link>,
 }
 
 /// A week's title as lists show it: the digest's own, else `Week 9, 2026`.
@@ -579,10 +668,12 @@ pub fn week_title(d: &DigestEntry) -> String {
     }
 }
 
-pub fn week_summaries(site: &Site, urls: &Urls) -> Vec<WeekSummary> {
+/// Every week, newest first; the first `with_top` carry their top headlines.
+pub fn week_summaries(site: &Site, urls: &Urls, with_top: usize) -> Vec<WeekSummary> {
     site.digests
         .iter()
-        .map(|d| WeekSummary {
+        .enumerate()
+        .map(|(di, d)| WeekSummary {
             week: d.week.to_string(),
             title: week_title(d),
             url: urls.path(&digest_rel(d)),
@@ -590,6 +681,39 @@ pub fn week_summaries(site: &Site, urls: &Urls) -> Vec<WeekSummary> {
             end: d.front.end.unwrap_or_else(|| d.week.end()).to_string(),
             paper_count: d.papers.len(),
             updated_count: d.updated.len(),
+            top: if di < with_top {
+                top_headlines(site, di, urls, TOP_HEADLINES)
+            } else {
+                Vec::new()
+            },
+        })
+        .collect()
+}
+
+/// Headlines a past week shows on the home page.
+pub const TOP_HEADLINES: usize = 3;
+
+/// The week's first `n` headlines in the order its digest shows papers: picks, then the
+/// site's own categories. A paper without a headline shows its title.
+fn top_headlines(site: &Site, di: usize, urls: &Urls, n: usize) -> Vec<Link> {
+    let Ok(view) = digest_view_with(site, di, urls, Ok) else {
+        return Vec::new();
+    };
+    view.picks
+        .iter()
+        .chain(view.groups.iter().flat_map(|g| &g.papers))
+        .take(n)
+        .map(|&i| {
+            let p = &site.papers[i];
+            let review = review_view(p, urls);
+            Link {
+                name: if review.headline.is_empty() {
+                    p.front.title.clone()
+                } else {
+                    review.headline.to_string()
+                },
+                url: urls.path(&paper_rel(p)),
+            }
         })
         .collect()
 }
@@ -636,6 +760,7 @@ pub struct CategoryLink {
     /// arXiv's name for it ("Distributed, Parallel, and Cluster Computing"); empty for a
     /// journal's subject.
     pub full_name: &'static str,
+    pub slug: String,
     pub url: String,
     pub feed_url: String,
 }
@@ -643,6 +768,7 @@ pub struct CategoryLink {
 pub fn category_link(c: &Category, urls: &Urls) -> CategoryLink {
     CategoryLink {
         full_name: c.arxiv.map_or("", |e| e.name),
+        slug: c.slug.clone(),
         name: c.name.clone(),
         url: urls.path(&pager::front_rel(&c.slug)),
         feed_url: urls.path(&format!("categories/{}/atom.xml", c.slug)),

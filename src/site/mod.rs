@@ -78,6 +78,9 @@ pub struct Site {
     pub author_index: FxHashMap<String, usize>,
     /// Paper index -> related papers, most similar first (filled by `compute_related`).
     pub related: Vec<Vec<usize>>,
+    /// The site's own categories, most important first (`Config::site_categories`): the
+    /// digest's groups come in this order, then by size. Empty until the caller sets it.
+    pub preferred_categories: Vec<String>,
     /// Temporary files that killed runs left among the content (`walk::is_temporary`):
     /// a build that holds the site lock removes them.
     pub temporaries: Vec<PathBuf>,
@@ -590,6 +593,7 @@ fn index(
         week_of,
         authors,
         author_index,
+        preferred_categories: Vec::new(),
         temporaries: Vec::new(),
         abstract_files,
     })
