@@ -439,3 +439,80 @@ pub fn age_content(site: &Path) {
         }
     }
 }
+
+// ---- A built site served to a real browser ----
+
+/// A static file server (Python's) for a built site, stopped when dropped.
+pub struct StaticServer {
+    child: std::process::Child,
+    pub base: String,
+}
+
+impl Drop for StaticServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Builds `site` for a server on a free port of 127.0.0.1 and serves it.
+pub fn build_and_serve(site: &Path) -> StaticServer {
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let base = format!("http://127.0.0.1:{port}/");
+    let out = site.join("served");
+    assert_ok(&paperboy(
+        site,
+        &[
+            "build",
+            "--base-url",
+            &base,
+            "--output",
+            out.to_str().unwrap(),
+        ],
+    ));
+    let child = Command::new("python3")
+        .args([
+            "-m",
+            "http.server",
+            &port.to_string(),
+            "--bind",
+            "127.0.0.1",
+            "--directory",
+        ])
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            start.elapsed().as_secs() < 15,
+            "the static server did not start"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    StaticServer { child, base }
+}
+
+/// Runs a script of tests/browser/ against a served site; its report is the failure message.
+pub fn run_browser_script(script: &str, base: &str) {
+    let shots = repo().join("target/screenshots");
+    let out = Command::new("node")
+        .arg(repo().join("tests/browser").join(script))
+        .arg(base)
+        .arg(&shots)
+        .output()
+        .expect("node runs (tests/browser needs `npm ci --prefix tests/browser`)");
+    let report = String::from_utf8_lossy(&out.stdout);
+    eprintln!("{report}");
+    assert!(
+        out.status.success(),
+        "{script} failed:\n{report}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

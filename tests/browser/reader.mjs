@@ -1,0 +1,160 @@
+// The reader's digest in a real headless Chromium (Debian's): the home page with the week,
+// a week's overview and ordered groups, one card layout with its actions and figure, two
+// columns on a wide screen and one on a phone, category pages that never show a card twice
+// going older, the favicon, and no JavaScript outside search.
+// Usage: node reader.mjs BASE_URL SCREENSHOT_DIR
+import { chromium } from "playwright-core";
+import fs from "node:fs";
+import path from "node:path";
+
+const [base, shots] = process.argv.slice(2);
+fs.mkdirSync(shots, { recursive: true });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync"],
+});
+let passed = 0, failed = 0;
+function check(name, ok, detail = "") {
+  if (ok) { passed++; console.log(`ok   ${name}`); }
+  else { failed++; console.log(`FAIL ${name} ${detail}`); }
+}
+async function open(url, opts = {}) {
+  const context = await browser.newContext({ viewport: opts.viewport || { width: 1280, height: 900 }, colorScheme: opts.colorScheme || "light" });
+  const page = await context.newPage();
+  await page.goto(base + url, { waitUntil: "load" });
+  return { page, context };
+}
+const shot = (page, name, fullPage = false) => page.screenshot({ path: path.join(shots, name + ".png"), fullPage });
+
+try {
+  // The home page: the newest week with papers, in full; earlier weeks with headlines.
+  {
+    const { page, context } = await open("");
+    const h1 = await page.locator("h1").first().textContent();
+    check("home opens with the newest week that has papers", h1.trim() === "Week 14, 2026", h1);
+    const cards = await page.locator("main article.card").count();
+    check("home shows that week's cards", cards >= 1, `${cards}`);
+    const weeks = page.locator(".week-list > li");
+    check("home lists earlier weeks", (await weeks.count()) >= 5, `${await weeks.count()}`);
+    const w34 = weeks.filter({ hasText: "Week 34, 2025" });
+    check("an earlier week shows its count", (await w34.count()) === 1 && (await w34.textContent()).includes("86 new papers"));
+    check("an earlier week shows its top headlines", (await w34.locator(".top-headlines a").count()) === 3);
+    await shot(page, "reader-home");
+    await context.close();
+  }
+  // A long week: the overview at the top, groups in order, jump links that work.
+  {
+    const { page, context } = await open("digests/2025-W34/");
+    const overview = page.locator("nav.overview");
+    const overviewY = (await overview.boundingBox()).y;
+    const firstGroupY = (await page.locator("section.group").first().boundingBox()).y;
+    check("the overview comes before the first group", overviewY < firstGroupY);
+    const labels = await overview.locator("a").allTextContents();
+    check("the editor's picks come first", labels[0] === "Editor's picks", labels.join(", "));
+    check("then the largest group", labels[1] === "cs.AI", labels.join(", "));
+    check("small groups are folded into one, last", labels[labels.length - 1] === "Other categories", labels.join(", "));
+    await overview.locator("a", { hasText: "Other categories" }).click();
+    await page.waitForTimeout(200);
+    const other = await page.locator("#group-other").boundingBox();
+    check("a jump link brings its group into view", page.url().endsWith("#group-other") && other.y < 900 && other.y > -50, `${page.url()} y=${other.y}`);
+    check("previous and next week at the top and the bottom", (await page.locator("nav.week-nav a[rel=prev]").count()) === 2 && (await page.locator("nav.week-nav a[rel=next]").count()) === 2);
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    console.log(`     (the week is ${height} px tall at 1280 px)`);
+    check("columns of cards make the week shorter than one column did (16,000 px)", height < 14000, `${height}`);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shot(page, "reader-week-top");
+    // Two columns on a wide screen.
+    const boxes = await page.locator("#group-cs\\.AI article.card").evaluateAll((cards) => cards.slice(0, 2).map((c) => c.getBoundingClientRect()).map((r) => [r.x, r.y]));
+    check("two cards side by side at 1280 px", boxes[0][1] === boxes[1][1] && boxes[0][0] < boxes[1][0], JSON.stringify(boxes));
+    // One card layout: titles are headings, not underlined links; actions on every card.
+    const deco = await page.locator("article.card .card-title a").first().evaluate((a) => getComputedStyle(a).textDecorationLine);
+    check("card titles are not underlined", deco === "none", deco);
+    const withoutActions = await page.locator("article.card").evaluateAll((cards) => cards.filter((c) => !c.querySelector(".actions a")).length);
+    check("every card has action links", withoutActions === 0, `${withoutActions} without`);
+    const withHeading = await page.locator("article.card").evaluateAll((cards) => cards.filter((c) => c.querySelector("h3.card-title a")).length);
+    check("every card has one heading that links its paper", withHeading === 86, `${withHeading}`);
+    // No category chip repeating the group's heading; chips where they say something.
+    const chipsInAI = await page.locator("#group-cs\\.AI article.card a.cat").evaluateAll((as) => as.filter((a) => getComputedStyle(a).display !== "none").length);
+    check("no category chip repeats its group's heading", chipsInAI === 0, `${chipsInAI} shown`);
+    const chipsInOther = await page.locator("#group-other article.card a.cat").evaluateAll((as) => as.filter((a) => getComputedStyle(a).display !== "none").length);
+    check("cards in the folded group show their category", chipsInOther > 0);
+    const toggle = await page.locator("details.abstract summary").first().textContent();
+    check("the abstract toggle says what it does", toggle.trim() === "Show the abstract", toggle);
+    await context.close();
+  }
+  // A phone: one column.
+  {
+    const { page, context } = await open("digests/2025-W34/", { viewport: { width: 390, height: 844 } });
+    const boxes = await page.locator("#group-cs\\.AI article.card").evaluateAll((cards) => cards.slice(0, 2).map((c) => c.getBoundingClientRect()).map((r) => [r.x, r.y]));
+    check("one column on a phone", boxes[0][0] === boxes[1][0] && boxes[0][1] < boxes[1][1], JSON.stringify(boxes));
+    await shot(page, "reader-week-phone");
+    await context.close();
+  }
+  // A card with a figure: sized, lazy, credited.
+  {
+    const { page, context } = await open("digests/2017-W22/");
+    const img = page.locator("article.card .card-figure img").first();
+    const [w, h, loading] = await Promise.all([img.getAttribute("width"), img.getAttribute("height"), img.getAttribute("loading")]);
+    check("a card's figure has its size and loads lazily", Number(w) > 0 && Number(h) > 0 && loading === "lazy", `${w}x${h} ${loading}`);
+    const natural = await img.evaluate((i) => i.complete && i.naturalWidth);
+    check("the figure loads", natural > 0, `${natural}`);
+    const credit = await page.locator("article.card .card-figure .credit").first().textContent();
+    check("the figure is credited", credit.startsWith("Figure from arXiv:1706.03762"), credit);
+    await shot(page, "reader-figure-card");
+    await context.close();
+  }
+  // A category: named and described; going older never shows a card twice.
+  {
+    const { page, context } = await open("categories/cs.AI/");
+    const header = await page.locator("main header").textContent();
+    check("the category page names and describes it", header.includes("Artificial Intelligence") && header.includes("Covers all areas of AI"), header.slice(0, 120));
+    const front = await page.locator("article.card").evaluateAll((cs) => cs.map((c) => c.id));
+    const older = page.locator("nav.pager a[rel=next]");
+    let seenTwice = 0, pages = 0;
+    const seen = new Set(front);
+    while ((await older.count()) > 0 && pages < 20) {
+      await older.first().click();
+      await page.waitForLoadState("load");
+      pages++;
+      for (const id of await page.locator("article.card").evaluateAll((cs) => cs.map((c) => c.id))) {
+        if (seen.has(id)) seenTwice++;
+        seen.add(id);
+      }
+    }
+    check("going older from the front page never shows a card twice", pages > 0 && seenTwice === 0, `${pages} pages, ${seenTwice} seen twice`);
+    await context.close();
+    const again = await open("categories/cs.AI/");
+    const numbers = await again.page.locator("nav.pager a").allTextContents();
+    check("the front page's pager links no page whose cards it shows", !numbers.includes("6") && !numbers.includes("5"), numbers.join(" "));
+    await shot(again.page, "reader-category");
+    await again.context.close();
+  }
+  // The favicon, and no JavaScript outside search.
+  {
+    const { page, context } = await open("");
+    const href = await page.locator("link[rel=icon]").getAttribute("href");
+    const res = await page.request.get(new URL(href, base).toString());
+    check("the favicon is served", res.ok() && (res.headers()["content-type"] || "").includes("svg"), `${href} ${res.status()}`);
+    await context.close();
+    for (const url of ["", "digests/2025-W34/", "papers/2604.03438/", "categories/cs.AI/", "archive/", "authors/taher-a-ghaleb/"]) {
+      const p = await open(url);
+      const scripts = await p.page.locator("script:not([type='application/ld+json'])").count();
+      check(`no JavaScript on /${url}`, scripts === 0, `${scripts} scripts`);
+      const search = await p.page.locator("header form[role=search] input[name=q]").count();
+      check(`a search box in the header of /${url}`, search === 1);
+      await p.context.close();
+    }
+  }
+  // A paper page reads at a comfortable measure.
+  {
+    const { page, context } = await open("papers/2604.03438/");
+    const ch = await page.locator(".abstract-full p").evaluate((p) => p.getBoundingClientRect().width / parseFloat(getComputedStyle(p).fontSize));
+    check("a paper's abstract is at most about 80 characters wide", ch <= 45, `${ch.toFixed(1)} em`);
+    await context.close();
+  }
+} finally {
+  await browser.close();
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
