@@ -496,6 +496,9 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
     render_feeds(&ctx, &out)?;
     steps.done("feeds, sitemap, robots");
 
+    write_foryou(&ctx, &out, terms_cache.as_deref())?;
+    steps.done("for-you vectors");
+
     out.copy_dir(
         &root.join("themes").join(&config.theme).join("static"),
         root,
@@ -955,6 +958,34 @@ fn render_authors(ctx: &Ctx, out: &Output, kept: Option<&Path>) -> Result<()> {
     Ok(())
 }
 
+/// Each week's papers as vectors for the reader's browser (`render::foryou`), made again
+/// only for weeks whose papers changed; and the list of weeks the "For you" page ranks.
+fn write_foryou(ctx: &Ctx, out: &Output, terms_cache: Option<&Path>) -> Result<()> {
+    let site = ctx.site;
+    let weeks = render::foryou::Weeks::new(site, terms_cache);
+    (0..site.digests.len()).into_par_iter().try_for_each(|di| {
+        let d = &site.digests[di];
+        let mut h = ctx.fingerprints.page("foryou");
+        h.str(&d.week.to_string());
+        ctx.fingerprints.papers(&mut h, &d.papers);
+        ctx.fingerprints.papers(&mut h, &d.updated);
+        // The older weeks its idf is counted over.
+        for older in render::foryou::idf_weeks(site, di).skip(1) {
+            let o = &site.digests[older];
+            for &i in o.papers.iter().chain(&o.updated) {
+                h.num(site.papers[i].corpus_hash);
+            }
+        }
+        out.page(&format!("foryou/{}.json", d.week), h.finish(), || {
+            weeks.week_file(di, &ctx.urls)
+        })
+    })?;
+    out.write(
+        "foryou/weeks.json",
+        render::foryou::recent_weeks(site, ctx.config.foryou_weeks).as_bytes(),
+    )
+}
+
 fn render_lists(ctx: &Ctx, out: &Output) -> Result<()> {
     let weeks = views::week_summaries(ctx.site, &ctx.urls, 0);
     let mut c = ctx.context();
@@ -968,6 +999,15 @@ fn render_lists(ctx: &Ctx, out: &Output) -> Result<()> {
     c.insert("categories", &categories);
     always(ctx, out, "archive.html", "archive/index.html", &c)?;
     always(ctx, out, "search.html", "search/index.html", &ctx.context())?;
+    // The reader's saved papers and their ranking: pages of a theme that has them.
+    for (template, rel) in [
+        ("saved.html", "saved/index.html"),
+        ("foryou.html", "foryou/index.html"),
+    ] {
+        if ctx.tera.get_template_names().any(|n| n == template) {
+            always(ctx, out, template, rel, &ctx.context())?;
+        }
+    }
     always(ctx, out, "404.html", "404.html", &ctx.context())
 }
 

@@ -24,6 +24,9 @@ pub struct Config {
     /// How many weeks the home page lists.
     #[serde(default = "default_recent_weeks")]
     pub recent_weeks: usize,
+    /// How many of the newest weeks the "For you" page ranks for a reader.
+    #[serde(default = "default_foryou_weeks")]
+    pub foryou_weeks: usize,
     #[serde(default)]
     pub sources: Vec<SourceConfig>,
     #[serde(default)]
@@ -54,6 +57,9 @@ fn default_feed_limit() -> usize {
 }
 fn default_recent_weeks() -> usize {
     8
+}
+fn default_foryou_weeks() -> usize {
+    4
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

@@ -39,6 +39,10 @@ const THEME: &[(&str, &str)] = &[
         include_str!("../themes/default/templates/email.txt"),
     ),
     (
+        "templates/foryou.html",
+        include_str!("../themes/default/templates/foryou.html"),
+    ),
+    (
         "templates/index.html",
         include_str!("../themes/default/templates/index.html"),
     ),
@@ -63,12 +67,20 @@ const THEME: &[(&str, &str)] = &[
         include_str!("../themes/default/templates/review_prompt.txt"),
     ),
     (
+        "templates/saved.html",
+        include_str!("../themes/default/templates/saved.html"),
+    ),
+    (
         "templates/search.html",
         include_str!("../themes/default/templates/search.html"),
     ),
     (
         "static/favicon.svg",
         include_str!("../themes/default/static/favicon.svg"),
+    ),
+    (
+        "static/reader.js",
+        include_str!("../themes/default/static/reader.js"),
     ),
     (
         "static/search.js",

@@ -1,6 +1,6 @@
 //! The reader's digest in a real headless Chromium: tests/browser/reader.mjs over the
 //! example site (home, a week's overview and groups, cards, columns, category pages, the
-//! favicon, no JavaScript outside search).
+//! favicon, no script but the reader's own).
 
 mod common;
 

@@ -2,6 +2,7 @@
 //! the sitemap. Each function returns the bytes of one output file; `output` writes them.
 
 pub mod feeds;
+pub mod foryou;
 pub mod math;
 pub mod pager;
 pub mod search;

@@ -67,7 +67,7 @@ fn bytes_hash(t: &[u8]) -> u64 {
     h.finish()
 }
 
-fn term_hash(t: &str) -> u64 {
+pub(crate) fn term_hash(t: &str) -> u64 {
     bytes_hash(t.as_bytes())
 }
 

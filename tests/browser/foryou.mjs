@@ -1,0 +1,130 @@
+// "For you" in a real headless Chromium: save papers, keep them across reloads, list them,
+// export and import them (JSON, BibTeX), rank the newest weeks and a week's page by them,
+// recover from a corrupt saved value, cope with 1,000 saved papers; nothing leaves for
+// another site, and without JavaScript nothing changes.
+// Usage: node foryou.mjs BASE_URL SCREENSHOT_DIR
+import { chromium } from "playwright-core";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const [base, shots] = process.argv.slice(2);
+fs.mkdirSync(shots, { recursive: true });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync"],
+});
+let passed = 0, failed = 0;
+function check(name, ok, detail = "") {
+  if (ok) { passed++; console.log(`ok   ${name}`); }
+  else { failed++; console.log(`FAIL ${name} ${detail}`); }
+}
+const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+const foreign = [];
+context.on("request", (r) => { if (!r.url().startsWith(base) && !r.url().startsWith("blob:") && !r.url().startsWith("data:")) foreign.push(r.url()); });
+const page = await context.newPage();
+const errors = [];
+page.on("pageerror", (e) => errors.push(String(e)));
+const go = async (url) => { await page.goto(base + url, { waitUntil: "load" }); };
+const shot = (name) => page.screenshot({ path: path.join(shots, name + ".png") });
+const ids = (sel) => page.locator(sel).evaluateAll((cs) => cs.map((c) => c.getAttribute("data-id")));
+
+try {
+  // Save three papers of one group of a week.
+  await go("digests/2025-W34/");
+  const group = page.locator("#group-cs\\.CR article.card");
+  const chosen = (await group.evaluateAll((cs) => cs.map((c) => c.getAttribute("data-id")))).slice(0, 3);
+  for (const id of chosen) {
+    const button = page.locator(`article.card[data-id="${id}"] button.save`);
+    await button.click();
+    await page.waitForFunction((id) => document.querySelector(`article.card[data-id="${id}"] button.save`).getAttribute("aria-pressed") === "true", id);
+  }
+  check("three papers saved", chosen.length === 3);
+  check("the header counts them", (await page.locator("#nav-saved").textContent()) === "Saved (3)");
+  await page.reload({ waitUntil: "load" });
+  await page.waitForSelector("button.save");
+  const pressed = await page.locator("button.save[aria-pressed=true]").evaluateAll((bs) => bs.map((b) => b.closest("article").getAttribute("data-id")));
+  check("saved papers stay saved across a reload", JSON.stringify(pressed.sort()) === JSON.stringify([...chosen].sort()), pressed.join(","));
+
+  // A week's page sorted for this reader, and back.
+  const before = await ids("main section.group article.card");
+  await page.selectOption("#sort-week", "foryou");
+  await page.waitForFunction(() => !document.getElementById("foryou-sorted").hidden);
+  const sorted = await ids("#foryou-sorted article.card");
+  check("the week sorts for the reader: every card, in a new order", sorted.length === before.length && JSON.stringify(sorted) !== JSON.stringify(before), `${sorted.length} of ${before.length}`);
+  check("the saved papers' neighbours come first", chosen.includes(sorted[0]) || (await page.locator("#group-cs\\.CR").count()) === 1);
+  await shot("foryou-week-sorted");
+  await page.selectOption("#sort-week", "digest");
+  check("and back to the digest's groups", JSON.stringify(await ids("main section.group article.card")) === JSON.stringify(before));
+
+  // The Saved page.
+  await go("saved/");
+  await page.waitForSelector("#saved-list article");
+  check("the Saved page lists the saved papers", (await page.locator("#saved-list article").count()) === 3);
+  await shot("foryou-saved");
+  // Export JSON and BibTeX.
+  const [json] = await Promise.all([page.waitForEvent("download"), page.click("#export-json")]);
+  const jsonPath = path.join(os.tmpdir(), `paperboy-saved-${process.pid}.json`);
+  await json.saveAs(jsonPath);
+  const exported = JSON.parse(fs.readFileSync(jsonPath, "utf8"));
+  check("JSON export holds the saved papers", exported.version === 1 && Object.keys(exported.papers).sort().join() === [...chosen].sort().join());
+  const [bib] = await Promise.all([page.waitForEvent("download", { timeout: 30000 }), page.click("#export-bibtex")]);
+  const bibText = fs.readFileSync(await bib.path(), "utf8");
+  check("BibTeX export has an entry per paper, with its arXiv id", (bibText.match(/@misc\{/g) || []).length === 3 && chosen.every((id) => bibText.includes(`eprint={${id}}`)), bibText.slice(0, 200));
+  // Clear, then import.
+  await page.evaluate(() => localStorage.clear());
+  await go("saved/");
+  check("a cleared browser has nothing saved", (await page.locator("#saved-list article").count()) === 0);
+  await page.setInputFiles("#import-json", jsonPath);
+  await page.waitForFunction(() => document.querySelectorAll("#saved-list article").length === 3);
+  check("importing the export brings them back", (await page.locator("#saved-list article").count()) === 3);
+
+  // For you.
+  await go("foryou/");
+  await page.waitForSelector("#foryou-list li", { timeout: 15000 }).catch(() => {});
+  const results = await page.locator("#foryou-list li").count();
+  check("For you ranks the newest weeks' papers", results > 0, `${results}`);
+  const because = await page.locator("#foryou-list .because").first().textContent().catch(() => "");
+  check("each pick says why", because.startsWith("Like: "), because);
+  const shown = await page.locator("#foryou-list article").evaluateAll((as) => as.map((a) => a.getAttribute("data-result")));
+  check("saved papers are not recommended back", !shown.some((id) => chosen.includes(id)));
+  await shot("foryou-page");
+
+  // A corrupt saved value: the page recovers, says so, and keeps the value aside.
+  await page.evaluate(() => localStorage.setItem("paperboy.saved", "{not json"));
+  await go("saved/");
+  const status = await page.locator("#saved-status").textContent();
+  check("a corrupt value is said and kept aside", status.includes("could not be read") && status.includes("kept aside"), status);
+  const aside = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("paperboy.saved.unreadable-")).length);
+  check("the corrupt value is still there, under another name", aside === 1);
+
+  // A reader with 1,000 saved papers.
+  await page.evaluate((one) => {
+    const papers = {};
+    for (let i = 0; i < 1000; i++) {
+      const p = Object.assign({}, one, { id: one.id + "-" + i, title: one.title + " " + i });
+      papers[p.id] = p;
+    }
+    localStorage.setItem("paperboy.saved", JSON.stringify({ version: 1, papers }));
+  }, exported.papers[chosen[0]]);
+  await go("saved/");
+  check("the Saved page lists 1,000 papers", (await page.locator("#saved-list article").count()) === 1000);
+  await go("foryou/");
+  await page.waitForSelector("#foryou-list li", { timeout: 15000 }).catch(() => {});
+  check("For you ranks with 1,000 saved papers", (await page.locator("#foryou-list li").count()) > 0);
+
+  check("no script errors", errors.length === 0, errors.join("; "));
+  check("nothing was asked of another site", foreign.length === 0, foreign.slice(0, 3).join(", "));
+
+  // Without JavaScript the site is as it was: no buttons, no order menu.
+  const plain = await browser.newContext({ javaScriptEnabled: false });
+  const p2 = await plain.newPage();
+  await p2.goto(base + "digests/2025-W34/", { waitUntil: "load" });
+  check("without JavaScript there are no save buttons", (await p2.locator("button.save, #sort-week").count()) === 0);
+  await plain.close();
+} finally {
+  await browser.close();
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
