@@ -2,6 +2,7 @@
 //! the same pages as a Hugo site, for benchmarks.
 //!
 //! cargo run --release --example gen_site -- N OUT_DIR [--hugo HUGO_DIR] [--without-last-week]
+//!     [--authors-only]   (print the authorship distribution, write nothing)
 //!
 //! Realistic sizes: ~1.5 KB abstracts, 3-8 authors, 1-4 categories, 2,000 papers a week.
 //! Deterministic: the same N gives the same files.
@@ -96,38 +97,90 @@ struct Paper {
     week: String,
 }
 
-fn generate(n: usize) -> Vec<Paper> {
-    let vocab: Vec<&str> = WORDS.split_whitespace().collect();
-    let first = [
+/// Chance, in thousandths, that an author slot goes to someone new. Tuned so that at
+/// 100,000 papers about half of all authors have one paper and the top 1 % have 50 or more
+/// (the distribution is printed).
+const NEW_AUTHOR_PER_MILLE: usize = 200;
+
+/// The `i`th person: distinct names for any number of them.
+fn author_name(i: usize) -> String {
+    const FIRST: [&str; 16] = [
         "Ana", "Bo", "Chen", "Dara", "Eli", "Fatima", "Gus", "Hiro", "Ines", "Jon", "Kai", "Lena",
         "Mo", "Nia", "Omar", "Priya",
     ];
-    let last = [
+    const LAST: [&str; 16] = [
         "Smith", "Garcia", "Wang", "Kumar", "Ivanova", "Okafor", "Rossi", "Tanaka", "Novak",
         "Silva", "Berg", "Haddad", "Kim", "Moreau", "Costa", "Weber",
     ];
+    format!("{} {}{}", FIRST[i % 16], LAST[(i / 16) % 16], i / 256)
+}
+
+/// Papers per author: the share with one paper, the top 1 %'s least count, the largest.
+fn print_authorship(papers: &[Paper]) {
+    let mut counts: std::collections::HashMap<&str, u32> = std::collections::HashMap::new();
+    for p in papers {
+        for a in &p.authors {
+            *counts.entry(a).or_default() += 1;
+        }
+    }
+    let mut c: Vec<u32> = counts.into_values().collect();
+    c.sort_unstable_by(|a, b| b.cmp(a));
+    if c.is_empty() {
+        return;
+    }
+    let one = c.iter().filter(|&&x| x == 1).count();
+    let top = c[(c.len() / 100).min(c.len() - 1)];
+    let at_least = |k: u32| c.iter().filter(|&&x| x >= k).count();
+    eprintln!(
+        "authors: {} ({:.1} papers each); {:.1} % have 1 paper; top 1 % have >= {}; >= 10: {}, >= 50: {}, >= 200: {}; most: {}",
+        c.len(),
+        c.iter().map(|&x| x as f64).sum::<f64>() / c.len() as f64,
+        100.0 * one as f64 / c.len() as f64,
+        top,
+        at_least(10),
+        at_least(50),
+        at_least(200),
+        c[0]
+    );
+}
+
+fn generate(n: usize) -> Vec<Paper> {
+    let vocab: Vec<&str> = WORDS.split_whitespace().collect();
     let mut rng = Rng(0x9E3779B97F4A7C15 ^ n as u64);
+    let mut slots: Vec<Vec<usize>> = vec![Vec::new(); CATEGORIES.len()];
+    let mut people = 0;
     let start = chrono::NaiveDate::from_ymd_opt(2020, 1, 6).unwrap();
     (0..n)
         .map(|i| {
             let day = start + chrono::Duration::days((i / 400) as i64); // 2,000 a 5-day week
             let yymm = day.format("%y%m").to_string();
             let id = format!("{yymm}.{:05}", i % 100_000);
-            let authors = (0..3 + rng.below(6))
-                .map(|_| {
-                    format!(
-                        "{} {}{}",
-                        first[rng.below(first.len())],
-                        last[rng.below(last.len())],
-                        rng.below(50)
-                    )
-                })
-                .collect();
             let mut categories: Vec<String> = Vec::new();
             for _ in 0..1 + rng.below(4) {
                 let c = CATEGORIES[rng.below(CATEGORIES.len())].to_string();
                 if !categories.contains(&c) {
                     categories.push(c);
+                }
+            }
+            // Preferential attachment, as bibliographies grow, within the paper's field (its
+            // primary category): a slot goes to an earlier author of the field with
+            // probability proportional to their paper count (a uniform pick among the
+            // field's earlier slots), else to a new person. One process for all fields would
+            // let its first author sign most papers of the site.
+            let field = CATEGORIES.iter().position(|c| *c == categories[0]).unwrap();
+            let slots = &mut slots[field];
+            let mut authors: Vec<String> = Vec::new();
+            for _ in 0..3 + rng.below(6) {
+                let author = if slots.is_empty() || rng.below(1000) < NEW_AUTHOR_PER_MILLE {
+                    people += 1;
+                    people - 1
+                } else {
+                    slots[rng.below(slots.len())]
+                };
+                let name = author_name(author);
+                if !authors.contains(&name) {
+                    slots.push(author);
+                    authors.push(name);
                 }
             }
             let iso = day.iso_week();
@@ -294,7 +347,8 @@ fn copy_dir(from: &Path, to: &Path) {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: gen_site N OUT_DIR [--hugo HUGO_DIR] [--without-last-week]";
+    let usage =
+        "usage: gen_site N OUT_DIR [--hugo HUGO_DIR] [--without-last-week] [--authors-only]";
     let n: usize = args.get(1).and_then(|s| s.parse().ok()).expect(usage);
     let out = PathBuf::from(args.get(2).expect(usage));
     let hugo = args
@@ -307,6 +361,10 @@ fn main() {
     if args.iter().any(|a| a == "--without-last-week") {
         let last = papers.last().map(|p| p.week.clone()).unwrap_or_default();
         papers.retain(|p| p.week != last);
+    }
+    print_authorship(&papers);
+    if args.iter().any(|a| a == "--authors-only") {
+        return;
     }
     write_paperboy(&papers, &out);
     if let Some(h) = hugo {

@@ -597,6 +597,7 @@ fn render_weeks(ctx: &Ctx, out: &Output) -> Result<()> {
         let split = Split {
             len: category.papers.len(),
             per_page,
+            front: pager::Front::TwoNewestPages,
         };
         for page in split.pages() {
             let papers = &category.papers[split.range(page)];
@@ -786,7 +787,7 @@ fn render_category_pages(
                 papers,
             } = *page;
             let headings = views::week_headings(site, papers, &ctx.urls);
-            let paginator = pager::paginator(&cat.slug, split, page, &ctx.urls);
+            let paginator = pager::paginator(&pager::front_rel(&cat.slug), split, page, &ctx.urls);
             let mut h = ctx.fingerprints.page("category");
             h.str(&cat.name)
                 .str(&cat.slug)
@@ -901,46 +902,56 @@ fn render_authors(ctx: &Ctx, out: &Output, kept: Option<&Path>) -> Result<()> {
     site.authors.par_iter().try_for_each_init(
         || ctx.context(),
         |context, author| {
-            let mut h = ctx.fingerprints.page("author");
-            h.str(&author.name).str(&author.slug);
-            ctx.fingerprints.papers(&mut h, &author.papers);
-            let rel = views::author_rel(&author.slug);
-            ctx.page(out, context, "author.html", &rel, h.finish(), |c| {
-                match &lines {
-                    Some(lines) => {
-                        let held = author
-                            .papers
-                            .iter()
-                            .map(|&i| lines.get(i, c.context))
-                            .collect::<Result<Vec<_>>>()?;
-                        let list: Vec<_> = author
-                            .papers
-                            .iter()
-                            .zip(&held)
-                            .map(|(&i, line)| views::line_item(site, i, line))
-                            .collect();
-                        c.insert("papers", &list);
-                    }
-                    None => {
-                        let list: Vec<_> = author
-                            .papers
-                            .iter()
-                            .map(|&i| views::paper_line(site, i, &ctx.urls))
-                            .collect();
-                        c.insert("papers", &list);
-                    }
+            let front = views::author_rel(&author.slug);
+            let split = author_split(author.papers.len());
+            for page in split.pages() {
+                let papers = &author.papers[split.range(page)];
+                let paginator = pager::paginator(&front, split, page, &ctx.urls);
+                let mut h = ctx.fingerprints.page("author");
+                h.str(&author.name)
+                    .str(&author.slug)
+                    .bytes(&serde_json::to_vec(&paginator).context("cannot serialize a pager")?);
+                if page == ListPage::Front {
+                    // Only the front page shows the count.
+                    h.num(author.papers.len() as u128);
                 }
-                c.insert(
-                    "author",
-                    &views::AuthorView {
-                        name: author.name.clone(),
-                        url: ctx.urls.path(&rel),
-                        paper_count: author.papers.len(),
-                    },
-                );
-                Ok(())
-            })
-            .with_context(|| named_by("author", &author.name, site, &author.papers))?;
+                ctx.fingerprints.papers(&mut h, papers);
+                let rel = pager::page_rel(&front, page);
+                ctx.page(out, context, "author.html", &rel, h.finish(), |c| {
+                    match &lines {
+                        Some(lines) => {
+                            let held = papers
+                                .iter()
+                                .map(|&i| lines.get(i, c.context))
+                                .collect::<Result<Vec<_>>>()?;
+                            let list: Vec<_> = papers
+                                .iter()
+                                .zip(&held)
+                                .map(|(&i, line)| views::line_item(site, i, line))
+                                .collect();
+                            c.insert("papers", &list);
+                        }
+                        None => {
+                            let list: Vec<_> = papers
+                                .iter()
+                                .map(|&i| views::paper_line(site, i, &ctx.urls))
+                                .collect();
+                            c.insert("papers", &list);
+                        }
+                    }
+                    c.insert(
+                        "author",
+                        &views::AuthorView {
+                            name: author.name.clone(),
+                            url: ctx.urls.path(&front),
+                            paper_count: author.papers.len(),
+                        },
+                    );
+                    c.insert("paginator", &paginator);
+                    Ok(())
+                })
+                .with_context(|| named_by("author", &author.name, site, &author.papers))?;
+            }
             if let Some(lines) = &lines {
                 lines.release(&author.papers);
             }
@@ -956,6 +967,18 @@ fn render_authors(ctx: &Ctx, out: &Output, kept: Option<&Path>) -> Result<()> {
         writer.finish(kept_lines.as_ref(), &keys, path);
     }
     Ok(())
+}
+
+/// Papers on an author's front page, the newest; older ones are on full pages of as many,
+/// counted from the oldest.
+const AUTHOR_PAGE: usize = 50;
+
+fn author_split(len: usize) -> Split {
+    Split {
+        len,
+        per_page: AUTHOR_PAGE,
+        front: pager::Front::NewestPapers,
+    }
 }
 
 /// Each week's papers as vectors for the reader's browser (`render::foryou`), made again
@@ -1074,11 +1097,16 @@ fn write_sitemaps(ctx: &Ctx, out: &Output) -> Result<()> {
         let split = Split {
             len: cat.papers.len(),
             per_page: ctx.config.paginate_by,
+            front: pager::Front::TwoNewestPages,
         };
         rels.extend(split.pages().map(|page| pager::rel(&cat.slug, page)));
     }
     rels.extend(site.papers.iter().map(views::paper_rel));
-    rels.extend(site.authors.iter().map(|a| views::author_rel(&a.slug)));
+    for author in &site.authors {
+        let front = views::author_rel(&author.slug);
+        let split = author_split(author.papers.len());
+        rels.extend(split.pages().map(|page| pager::page_rel(&front, page)));
+    }
     for (name, text) in feeds::sitemaps(&rels, &ctx.urls, feeds::SITEMAP_MAX_URLS) {
         out.write(&name, text.as_bytes())?;
     }

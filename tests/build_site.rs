@@ -572,3 +572,75 @@ fn lines_rendered_once_give_the_same_site_as_lines_drawn_on_every_author_page() 
         assert!(lines > 0, "no lines on author pages");
     }
 }
+
+/// A paper by "Ada Prolific" submitted on day `n` of 2026.
+fn prolific_paper(site: &Path, n: usize) {
+    let day = chrono::NaiveDate::from_ymd_opt(2026, 1, 1).unwrap() + chrono::Days::new(n as u64);
+    let id = format!("2601.{n:05}");
+    let text = format!(
+        "+++\nid = \"{id}\"\nversion = 1\ntitle = \"Result number {n}\"\nauthors = [\"Ada Prolific\", \"Co Author{n}\"]\npublished = {day}T12:00:00Z\nupdated = {day}T12:00:00Z\nprimary_category = \"cs.DC\"\ncategories = [\"cs.DC\"]\nabstract = \"Abstract {n}.\"\nsource = \"arxiv\"\n\n[links]\nabs = \"https://arxiv.org/abs/{id}\"\npdf = \"https://arxiv.org/pdf/{id}v1\"\n+++\n"
+    );
+    let dir = site.join("content/papers/2601");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(format!("{id}.md")), text).unwrap();
+}
+
+/// The paper ids an author page lists, in order.
+fn listed(html: &str) -> Vec<usize> {
+    html.split("<li id=\"paper-2601.")
+        .skip(1)
+        .map(|s| s[..5].parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn authors_paginate_and_a_new_paper_changes_only_the_front_page() {
+    let site = common::temp_site(common::BASIC_CONFIG);
+    for n in 1..=120 {
+        prolific_paper(site.path(), n);
+    }
+    assert_ok(&build(site.path(), &[]));
+    let dir = site.path().join("public/authors/ada-prolific");
+    let front = read(dir.join("index.html"));
+    // The newest 50, newest first.
+    assert_eq!(listed(&front), (71..=120).rev().collect::<Vec<_>>());
+    assert!(front.contains("120 papers in this digest; the newest 50 here"));
+    // Older ones on full pages of 50 counted from the oldest, each newest first.
+    let page1 = read(dir.join("page/1/index.html"));
+    assert_eq!(listed(&page1), (1..=50).rev().collect::<Vec<_>>());
+    assert!(page1.contains("Page 1: papers 1 to 50"));
+    let page2 = read(dir.join("page/2/index.html"));
+    assert_eq!(listed(&page2), (51..=100).rev().collect::<Vec<_>>());
+    assert!(!dir.join("page/3").exists(), "no page that is not full");
+    // "Older" from the front goes to page 2; page 2's "Newer" to the front page.
+    assert!(front.contains("rel=\"next\" href=\"/digest/authors/ada-prolific/page/2/\""));
+    assert!(page2.contains("rel=\"prev\" href=\"/digest/authors/ada-prolific/\""));
+    assert!(page1.contains("rel=\"prev\" href=\"/digest/authors/ada-prolific/page/2/\""));
+    let sitemap = read(site.path().join("public/sitemap.xml"));
+    assert!(sitemap.contains("/digest/authors/ada-prolific/page/2/</loc>"));
+    // A new week's paper: the front page changes, the full pages stay byte for byte.
+    prolific_paper(site.path(), 121);
+    assert_ok(&build(site.path(), &[]));
+    let front_after = read(dir.join("index.html"));
+    assert_eq!(listed(&front_after), (72..=121).rev().collect::<Vec<_>>());
+    assert!(
+        read(dir.join("page/1/index.html")) == page1,
+        "page 1 rewritten"
+    );
+    assert!(
+        read(dir.join("page/2/index.html")) == page2,
+        "page 2 rewritten"
+    );
+    // Thirty more fill page 3. Pages 1 and 2 keep their papers; their pagers now link
+    // page 3 (a pager links the two pages on either side).
+    for n in 122..=150 {
+        prolific_paper(site.path(), n);
+    }
+    assert_ok(&build(site.path(), &[]));
+    assert_eq!(
+        listed(&read(dir.join("page/3/index.html"))),
+        (101..=150).rev().collect::<Vec<_>>()
+    );
+    assert_eq!(listed(&read(dir.join("page/1/index.html"))), listed(&page1));
+    assert_eq!(listed(&read(dir.join("page/2/index.html"))), listed(&page2));
+}

@@ -1,30 +1,45 @@
-//! How a category's list is cut into pages, and the pager that links them.
+//! How a long list (a category's papers, an author's) is cut into pages, and the pager
+//! that links them.
 //!
-//! Pages are numbered from the oldest papers: `/page/1/` holds a category's first
-//! `paginate_by` papers and keeps them for good, so a full page never changes when a new
-//! week is added. That makes old pages permalinks worth citing and archiving, and lets an
-//! incremental build leave them alone; numbering from the newest (Zola's and Hugo's way)
-//! shifts every page of a category every week. The front page, `/categories/<cat>/`,
-//! shows the newest papers: the two newest numbered pages, so that "Older" continues with
-//! the page after them and no paper is shown twice in a row.
+//! Pages are numbered from the oldest papers: `page/1/` holds a list's first `per_page`
+//! papers and keeps them for good, so a full page never changes when a new week is added.
+//! That makes old pages permalinks worth citing and archiving, and lets an incremental
+//! build leave them alone; numbering from the newest (Zola's and Hugo's way) shifts every
+//! page of a list every week. The front page shows the newest papers, in one of two ways
+//! (`Front`).
 
 use super::views::Urls;
 use serde::Serialize;
 use std::ops::Range;
 
-/// Where a category's list pages sit: the front page, or page `n` counted from the oldest.
+/// Where a list's pages sit: the front page, or page `n` counted from the oldest.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ListPage {
     Front,
     Numbered(usize),
 }
 
-/// A category of `len` papers (newest first, as `Category::papers` holds them) cut into
-/// pages of `per_page`.
+/// What a list's front page shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Front {
+    /// The two newest numbered pages, the newest of which may be part full: "Older"
+    /// continues with the page after them and no paper is shown twice in a row
+    /// (categories).
+    TwoNewestPages,
+    /// The newest `per_page` papers; numbered pages are full ones only, so a new paper
+    /// changes the front page and nothing else until the next page fills (authors: a
+    /// week rewrites one page per author of its papers). The newest numbered page may
+    /// repeat some of the front page's papers.
+    NewestPapers,
+}
+
+/// A list of `len` papers (newest first, as `Category::papers` and `Author::papers` hold
+/// them) cut into pages of `per_page`.
 #[derive(Clone, Copy, Debug)]
 pub struct Split {
     pub len: usize,
     pub per_page: usize,
+    pub front: Front,
 }
 
 impl Split {
@@ -33,21 +48,30 @@ impl Split {
         if self.len <= self.per_page {
             0
         } else {
-            self.len.div_ceil(self.per_page)
+            match self.front {
+                Front::TwoNewestPages => self.len.div_ceil(self.per_page),
+                Front::NewestPapers => self.len / self.per_page,
+            }
         }
     }
 
-    /// The newest numbered page the front page does not show (0: none): the front page
-    /// shows the two newest.
+    /// The newest numbered page with papers the front page does not show (0: none).
     pub fn before_front(&self) -> usize {
-        self.numbered().saturating_sub(2)
+        match self.front {
+            Front::TwoNewestPages => self.numbered().saturating_sub(2),
+            Front::NewestPapers if self.numbered() == 0 => 0,
+            Front::NewestPapers => (self.len - 1) / self.per_page,
+        }
     }
 
     /// The papers of a page, as a range of the newest-first list.
     pub fn range(&self, page: ListPage) -> Range<usize> {
-        match page {
-            ListPage::Front => 0..self.len - self.before_front() * self.per_page,
-            ListPage::Numbered(n) => {
+        match (page, self.front) {
+            (ListPage::Front, Front::TwoNewestPages) => {
+                0..self.len - self.before_front() * self.per_page
+            }
+            (ListPage::Front, Front::NewestPapers) => 0..self.len.min(self.per_page),
+            (ListPage::Numbered(n), _) => {
                 let end = self.len - (n - 1) * self.per_page;
                 end.saturating_sub(self.per_page)..end
             }
@@ -60,18 +84,25 @@ impl Split {
     }
 }
 
+/// A category's front page.
 pub fn front_rel(slug: &str) -> String {
     format!("categories/{slug}/")
 }
 
-pub fn rel(slug: &str, page: ListPage) -> String {
+/// A page of the list whose front page is `front` (`categories/cs.DC/`, `authors/x/`).
+pub fn page_rel(front: &str, page: ListPage) -> String {
     match page {
-        ListPage::Front => front_rel(slug),
-        ListPage::Numbered(n) => format!("categories/{slug}/page/{n}/"),
+        ListPage::Front => front.to_string(),
+        ListPage::Numbered(n) => format!("{front}page/{n}/"),
     }
 }
 
-/// What `category.html` gets as `paginator`. Everything in it goes into the page's
+/// A category's page.
+pub fn rel(slug: &str, page: ListPage) -> String {
+    page_rel(&front_rel(slug), page)
+}
+
+/// What `category.html` and `author.html` get as `paginator`. Everything in it goes into the page's
 /// fingerprint, so it holds nothing that changes while the page's papers stay the same:
 /// no page count, and only the numbered pages near this one.
 #[derive(Serialize)]
@@ -104,10 +135,11 @@ pub struct PageLink {
 /// Numbered pages linked on either side of the current one.
 const WINDOW: usize = 2;
 
-pub fn paginator(slug: &str, split: Split, page: ListPage, urls: &Urls) -> Paginator {
-    let url = |n: usize| urls.path(&rel(slug, ListPage::Numbered(n)));
+/// The pager of a page of the list whose front page is `front` (see `page_rel`).
+pub fn paginator(front: &str, split: Split, page: ListPage, urls: &Urls) -> Paginator {
+    let url = |n: usize| urls.path(&page_rel(front, ListPage::Numbered(n)));
     let total = split.numbered();
-    let newest = urls.path(&front_rel(slug));
+    let newest = urls.path(front);
     // The numbers shown, newest first: near this page, then the oldest page. The front page
     // shows the papers of the newest numbered pages itself: its pager starts below them,
     // so a reader going "older" never meets a card twice.
@@ -194,7 +226,49 @@ mod tests {
     use super::*;
 
     fn split(len: usize) -> Split {
-        Split { len, per_page: 10 }
+        Split {
+            len,
+            per_page: 10,
+            front: Front::TwoNewestPages,
+        }
+    }
+
+    fn author(len: usize) -> Split {
+        Split {
+            len,
+            per_page: 50,
+            front: Front::NewestPapers,
+        }
+    }
+
+    #[test]
+    fn an_author_s_front_page_shows_the_newest_fifty_and_numbered_pages_are_full() {
+        assert_eq!(author(50).numbered(), 0);
+        assert_eq!(author(50).range(ListPage::Front), 0..50);
+        // 120 papers: pages 1 (oldest 50) and 2 (the next 50); the front page the newest 50.
+        let s = author(120);
+        assert_eq!(s.numbered(), 2);
+        assert_eq!(s.range(ListPage::Front), 0..50);
+        assert_eq!(s.range(ListPage::Numbered(1)), 70..120);
+        assert_eq!(s.range(ListPage::Numbered(2)), 20..70);
+        // Every paper is on the front page or a numbered page.
+        let mut seen: Vec<usize> = s.pages().flat_map(|p| s.range(p)).collect();
+        seen.sort();
+        seen.dedup();
+        assert_eq!(seen, (0..120).collect::<Vec<_>>());
+        // "Older" goes to page 2, which holds papers the front page does not.
+        assert_eq!(s.before_front(), 2);
+        // At 100, page 2 is the front page's papers exactly: "Older" skips it.
+        assert_eq!(author(100).before_front(), 1);
+        // A new week adds a paper: page 1 and page 2 keep theirs (counted from the oldest).
+        let shift = |r: Range<usize>, len: usize| (len - r.end)..(len - r.start);
+        for n in 1..=2 {
+            let page = ListPage::Numbered(n);
+            assert_eq!(
+                shift(author(120).range(page), 120),
+                shift(author(121).range(page), 121)
+            );
+        }
     }
 
     #[test]
@@ -253,7 +327,7 @@ mod tests {
     #[test]
     fn the_pager_links_newer_and_older_pages_and_the_oldest() {
         let urls = Urls::new("https://example.org/d/");
-        let p = |len, page| paginator("cs.DC", split(len), page, &urls);
+        let p = |len, page| paginator("categories/cs.DC/", split(len), page, &urls);
         let mid = p(200, ListPage::Numbered(10));
         assert_eq!(shown(&mid), "… 12 11 [10] 9 8 … 1");
         assert_eq!(mid.prev.as_deref(), Some("/d/categories/cs.DC/page/11/"));
@@ -280,8 +354,13 @@ mod tests {
     fn an_old_page_s_pager_stays_the_same_as_pages_are_added() {
         let urls = Urls::new("/");
         let json = |len| {
-            serde_json::to_string(&paginator("x", split(len), ListPage::Numbered(5), &urls))
-                .unwrap()
+            serde_json::to_string(&paginator(
+                "categories/x/",
+                split(len),
+                ListPage::Numbered(5),
+                &urls,
+            ))
+            .unwrap()
         };
         // Page 5 links up to page 7, and a gap once there are more.
         assert_eq!(json(81), json(500));
