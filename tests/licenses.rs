@@ -212,7 +212,7 @@ fn every_figure_is_credited_on_the_site_and_in_the_snapshot() {
         .map(|e| e.unwrap().path())
         .find(|p| p.to_string_lossy().ends_with(".tar.gz"))
         .unwrap();
-    let mut tar = tar::Archive::new(flate2::read::GzDecoder::new(
+    let mut tar = tar::Archive::new(flate2::read::MultiGzDecoder::new(
         std::fs::File::open(&archive).unwrap(),
     ));
     let mut figures = String::new();

@@ -44,7 +44,7 @@ fn snapshots_are_byte_identical_and_verify() {
 
     // The archive holds the manifest first, the figures' credits, then every file in path
     // order.
-    let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(
+    let mut archive = tar::Archive::new(flate2::read::MultiGzDecoder::new(
         std::fs::File::open(&tar1).unwrap(),
     ));
     let mut names = Vec::new();
@@ -65,6 +65,31 @@ fn snapshots_are_byte_identical_and_verify() {
     assert_eq!(names[2..], sorted[..]);
     assert!(names.contains(&"papers/2604.03438/index.html".to_string()));
     assert_eq!(manifest.lines().count(), names.len() - 1);
+    // The archive is many gzip members (compressed on every core): GNU tar and gzip read
+    // it whole, and `sha256sum -c` agrees with the manifest inside.
+    let unpacked = dir.path().join("unpacked");
+    std::fs::create_dir_all(&unpacked).unwrap();
+    let tar = std::process::Command::new("tar")
+        .arg("-xzf")
+        .arg(&tar1)
+        .arg("-C")
+        .arg(&unpacked)
+        .output()
+        .unwrap();
+    assert!(tar.status.success(), "{}", String::from_utf8_lossy(&tar.stderr));
+    let check = std::process::Command::new("sha256sum")
+        .args(["--quiet", "-c", "MANIFEST.sha256"])
+        .current_dir(&unpacked)
+        .output()
+        .unwrap();
+    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stdout));
+    assert_eq!(
+        walkdir::WalkDir::new(&unpacked)
+            .into_iter()
+            .filter(|e| e.as_ref().unwrap().file_type().is_file())
+            .count(),
+        names.len()
+    );
 
     let ok = paperboy(
         site.path(),
@@ -101,7 +126,7 @@ fn a_rewritten_archive_fails_verification() {
     let dir = tempfile::tempdir().unwrap();
     let (tar_gz, _) = snapshot(site.path(), &dir.path().join("s"));
     // Copy the archive, changing one page's bytes but keeping the manifest.
-    let mut input = tar::Archive::new(flate2::read::GzDecoder::new(
+    let mut input = tar::Archive::new(flate2::read::MultiGzDecoder::new(
         std::fs::File::open(&tar_gz).unwrap(),
     ));
     let forged = dir.path().join("forged.tar.gz");
@@ -139,7 +164,7 @@ fn warcio_reads_and_validates_the_warc() {
     let dir = tempfile::tempdir().unwrap();
     let (tar_gz, warc) = snapshot(site.path(), &dir.path().join("s"));
     let files = {
-        let mut a = tar::Archive::new(flate2::read::GzDecoder::new(
+        let mut a = tar::Archive::new(flate2::read::MultiGzDecoder::new(
             std::fs::File::open(&tar_gz).unwrap(),
         ));
         // Less the manifest and the figures' credits, which the WARC has as metadata.
