@@ -102,15 +102,20 @@ enum Command {
     Check,
     /// The week's digest as a newsletter: .html, .txt and .eml, optionally sent over SMTP.
     Email {
-        /// The ISO week, e.g. 2026-W20 (default: the latest digest).
+        /// The ISO week, e.g. 2026-W20, or `frozen`: the newest week that no longer
+        /// changes (see freeze_after_days). Default: the latest digest.
         #[arg(long)]
         week: Option<String>,
         /// Where the files go (default: ROOT/email).
         #[arg(long)]
         out: Option<PathBuf>,
-        /// Deliver to the [email] recipients over SMTP.
+        /// Deliver to the [email] recipients over SMTP, each once (state/email/ records
+        /// who has it).
         #[arg(long)]
         send: bool,
+        /// With --send: deliver again to recipients who already have the week's email.
+        #[arg(long, requires = "send")]
+        resend: bool,
     },
     /// An archival copy of the built site: .tar.gz with a SHA-256 manifest, and WARC 1.1.
     Snapshot {
@@ -374,12 +379,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Email { week, out, send } => {
+        Command::Email {
+            week,
+            out,
+            send,
+            resend,
+        } => {
             let opts = paperboy::email::EmailOptions {
                 week: week.clone(),
                 out: out.clone().unwrap_or_else(|| cli.root.join("email")),
                 send: *send,
+                resend: *resend,
                 now: now(&cli)?,
+                note: (!cli.quiet).then_some(say as fn(&str)),
             };
             let report = paperboy::email::run(&cli.root, &config, &opts)?;
             if cli.verbose {
@@ -387,13 +399,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     eprintln!("wrote {}", f.display());
                 }
             }
-            for r in &report.refused {
+            for r in report.refused.iter().chain(&report.failed) {
                 eprintln!("error: not delivered to {r}");
+            }
+            if report.over_limit {
+                eprintln!(
+                    "warning: the email's HTML is over {} bytes even with one line per paper; Gmail will clip it",
+                    paperboy::email::HTML_SIZE_LIMIT
+                );
             }
             if !cli.quiet {
                 eprintln!("{report}");
             }
-            Ok(exit_code(report.refused.is_empty()))
+            Ok(exit_code(report.ok()))
         }
         Command::Serve { port } => {
             let config_path = config_path(&cli);

@@ -76,13 +76,21 @@ fn snapshots_are_byte_identical_and_verify() {
         .arg(&unpacked)
         .output()
         .unwrap();
-    assert!(tar.status.success(), "{}", String::from_utf8_lossy(&tar.stderr));
+    assert!(
+        tar.status.success(),
+        "{}",
+        String::from_utf8_lossy(&tar.stderr)
+    );
     let check = std::process::Command::new("sha256sum")
         .args(["--quiet", "-c", "MANIFEST.sha256"])
         .current_dir(&unpacked)
         .output()
         .unwrap();
-    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stdout));
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
     assert_eq!(
         walkdir::WalkDir::new(&unpacked)
             .into_iter()

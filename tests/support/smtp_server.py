@@ -1,9 +1,17 @@
 """A real SMTP server on 127.0.0.1 for the email tests (aiosmtpd).
 
+    smtp_server.py DIR [--drop-after N] [--stall-at N] [--tempfail WORD]
+
 Prints its port on the first line of stdout, then saves every message it accepts as
-DIR/<n>-<recipient>.eml. Recipients whose address contains "refuse" get a 550.
-Stops by itself after a minute, or when stdin closes.
+DIR/<n>-<recipient>.eml (and appends "<time> <recipient>" to DIR/log.txt). Recipients whose
+address contains "refuse" get a 550 (for good). Those containing WORD (--tempfail) get a
+451 the first time, then are accepted. With --drop-after N, the connection is dropped
+(closed without a reply) when the (N+1)th message begins, once. With --stall-at N, the
+server prints "STALL" on stdout when the Nth message begins and answers nothing more.
+Stops by itself after two minutes, or when stdin closes.
 """
+import argparse
+import asyncio
 import socket
 import sys
 import threading
@@ -14,13 +22,34 @@ from aiosmtpd.controller import Controller
 
 
 class Handler:
-    def __init__(self, out: Path):
+    def __init__(self, out: Path, args):
         self.out = out
+        self.args = args
         self.count = 0
+        self.begun = 0
+        self.dropped = False
+        self.tempfailed = set()
+
+    async def handle_MAIL(self, server, session, envelope, address, mail_options):
+        self.begun += 1
+        if self.args.drop_after is not None and not self.dropped and self.begun == self.args.drop_after + 1:
+            self.dropped = True
+            self.begun -= 1
+            server.transport.close()
+            return "421 closing"
+        if self.args.stall_at is not None and self.begun >= self.args.stall_at:
+            print("STALL", flush=True)
+            await asyncio.sleep(3600)
+        envelope.mail_from = address
+        return "250 OK"
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         if "refuse" in address:
             return "550 5.1.1 mailbox unavailable"
+        word = self.args.tempfail
+        if word and word in address and address not in self.tempfailed:
+            self.tempfailed.add(address)
+            return "451 4.3.0 try again later"
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
@@ -28,21 +57,29 @@ class Handler:
         for rcpt in envelope.rcpt_tos:
             self.count += 1
             (self.out / f"{self.count}-{rcpt}.eml").write_bytes(envelope.original_content)
+            with open(self.out / "log.txt", "a") as log:
+                log.write(f"{time.time():.3f} {rcpt}\n")
         return "250 Message accepted for delivery"
 
 
 def main():
-    out = Path(sys.argv[1])
+    parser = argparse.ArgumentParser()
+    parser.add_argument("dir")
+    parser.add_argument("--drop-after", type=int)
+    parser.add_argument("--stall-at", type=int)
+    parser.add_argument("--tempfail")
+    args = parser.parse_args()
+    out = Path(args.dir)
     out.mkdir(parents=True, exist_ok=True)
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    controller = Controller(Handler(out), hostname="127.0.0.1", port=port)
+    controller = Controller(Handler(out, args), hostname="127.0.0.1", port=port)
     controller.start()
     print(port, flush=True)
     done = threading.Event()
     threading.Thread(target=lambda: (sys.stdin.read(), done.set()), daemon=True).start()
-    done.wait(timeout=60)
+    done.wait(timeout=120)
     controller.stop()
 
 
