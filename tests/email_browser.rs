@@ -4,19 +4,9 @@
 mod common;
 
 #[test]
+#[ignore = "needs Chromium and tests/browser; scripts/test runs it"]
 fn the_email_reads_on_a_desktop_and_a_phone_light_and_dark() {
-    if !std::path::Path::new("/usr/bin/chromium").exists()
-        || !common::repo()
-            .join("tests/browser/node_modules/playwright-core")
-            .is_dir()
-    {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must have chromium and tests/browser/node_modules"
-        );
-        eprintln!("SKIPPED: chromium or tests/browser/node_modules is missing");
-        return;
-    }
+    common::require_tools(&common::browser_missing());
     let site = common::example_site();
     let out = tempfile::tempdir().unwrap();
     common::assert_ok(&common::paperboy(

@@ -21,6 +21,7 @@ fn papers_written(root: &std::path::Path) -> usize {
 }
 
 #[test]
+#[ignore = "needs the shared fixtures; scripts/test runs it"]
 fn arxiv_api_pages_and_an_empty_page_is_asked_again() {
     let dir = need_fixtures!();
     // 100 entries of 214,881, then an empty page (arXiv under load), then 10 more.
@@ -81,6 +82,7 @@ fn arxiv_api_pages_and_an_empty_page_is_asked_again() {
 }
 
 #[test]
+#[ignore = "needs the shared fixtures; scripts/test runs it"]
 fn arxiv_paging_that_ends_short_of_total_results_fails_that_source_and_keeps_its_papers() {
     let dir = need_fixtures!();
     let first = common::fixture_bytes(
@@ -133,6 +135,7 @@ fn arxiv_paging_that_ends_short_of_total_results_fails_that_source_and_keeps_its
 }
 
 #[test]
+#[ignore = "needs the shared fixtures; scripts/test runs it"]
 fn retries_503_honouring_retry_after_then_succeeds() {
     let dir = need_fixtures!();
     let body = common::fixture_bytes(
@@ -185,6 +188,7 @@ fn gives_up_after_the_retries_and_names_the_url() {
 }
 
 #[test]
+#[ignore = "needs the shared fixtures; scripts/test runs it"]
 fn unchanged_feed_costs_a_304() {
     let dir = need_fixtures!();
     let body = common::fixture_bytes(&dir, "general/biorxiv_bioinformatics_2025-04-13_rss1.xml");
@@ -221,6 +225,7 @@ fn unchanged_feed_costs_a_304() {
 }
 
 #[test]
+#[ignore = "needs the shared fixtures; scripts/test runs it"]
 fn body_cut_off_in_transit_fails_that_source_only() {
     let dir = need_fixtures!();
     let full = common::fixture_bytes(
@@ -262,6 +267,7 @@ fn body_cut_off_in_transit_fails_that_source_only() {
 }
 
 #[test]
+#[ignore = "needs the shared fixtures; scripts/test runs it"]
 fn feed_truncated_mid_entry_keeps_the_whole_entries() {
     let dir = need_fixtures!();
     let body = common::fixture_bytes(
@@ -312,6 +318,7 @@ fn a_server_slower_than_the_timeout_is_an_error_naming_the_url() {
 }
 
 #[test]
+#[ignore = "needs the shared fixtures; scripts/test runs it"]
 fn arxiv_error_answer_is_reported_not_stored() {
     let dir = need_fixtures!();
     let body = common::fixture_bytes(

@@ -5,19 +5,9 @@
 mod common;
 
 #[test]
+#[ignore = "needs Chromium and tests/browser; scripts/test runs it"]
 fn for_you_in_a_real_browser() {
-    if !std::path::Path::new("/usr/bin/chromium").exists()
-        || !common::repo()
-            .join("tests/browser/node_modules/playwright-core")
-            .is_dir()
-    {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must have chromium and tests/browser/node_modules"
-        );
-        eprintln!("SKIPPED: chromium or tests/browser/node_modules is missing");
-        return;
-    }
+    common::require_tools(&common::browser_missing());
     let site = common::example_site();
     let server = common::build_and_serve(site.path());
     common::run_browser_script("foryou.mjs", &server.base);

@@ -15,6 +15,7 @@ fn parse(dir: &std::path::Path, rel: &str) -> anyhow::Result<(SourceKind, Parsed
 }
 
 #[test]
+#[ignore = "needs the shared fixtures; scripts/test runs it"]
 fn every_fixture_parses_or_fails_cleanly() {
     let dir = need_fixtures!();
     let mut seen = 0;
@@ -55,6 +56,7 @@ fn every_fixture_parses_or_fails_cleanly() {
 }
 
 #[test]
+#[ignore = "needs the shared fixtures; scripts/test runs it"]
 fn arxiv_api_2026_hundred_entries() {
     let dir = need_fixtures!();
     let (kind, feed) = parse(
@@ -88,6 +90,7 @@ fn arxiv_api_2026_hundred_entries() {
 }
 
 #[test]
+#[ignore = "needs the shared fixtures; scripts/test runs it"]
 fn arxiv_api_legacy_wrapped_and_old_style_ids() {
     let dir = need_fixtures!();
     let (_, feed) = parse(
@@ -126,6 +129,7 @@ fn arxiv_api_legacy_wrapped_and_old_style_ids() {
 }
 
 #[test]
+#[ignore = "needs the shared fixtures; scripts/test runs it"]
 fn arxiv_api_blank_entries_error_entry_zero_and_title_zero() {
     let dir = need_fixtures!();
     let (_, feed) = parse(
@@ -164,6 +168,7 @@ fn arxiv_api_blank_entries_error_entry_zero_and_title_zero() {
 }
 
 #[test]
+#[ignore = "needs the shared fixtures; scripts/test runs it"]
 fn arxiv_rss_and_atom_announcements() {
     let dir = need_fixtures!();
     let (kind, feed) = parse(
@@ -242,6 +247,7 @@ fn arxiv_rss_and_atom_announcements() {
 }
 
 #[test]
+#[ignore = "needs the shared fixtures; scripts/test runs it"]
 fn journal_feeds() {
     let dir = need_fixtures!();
     let (kind, feed) = parse(&dir, "general/biorxiv_bioinformatics_2025-04-13_rss1.xml").unwrap();
@@ -303,6 +309,7 @@ fn journal_feeds() {
 }
 
 #[test]
+#[ignore = "needs the shared fixtures; scripts/test runs it"]
 fn malformed_cases_salvage_or_name_the_position() {
     let dir = need_fixtures!();
     let m = |name: &str| parse(&dir, &format!("malformed/{name}"));

@@ -167,6 +167,7 @@ fn a_rewritten_archive_fails_verification() {
 }
 
 #[test]
+#[ignore = "needs warcio; scripts/test runs it"]
 fn warcio_reads_and_validates_the_warc() {
     let site = example_site();
     let dir = tempfile::tempdir().unwrap();

@@ -30,6 +30,7 @@ fn count_papers(root: &Path) -> usize {
 }
 
 #[test]
+#[ignore = "needs the shared fixtures; scripts/test runs it"]
 fn each_broken_source_fails_alone_and_keeps_its_last_good_papers() {
     let dir = need_fixtures!();
     let good = common::fixture_bytes(
@@ -164,6 +165,7 @@ fn kill_after(root: &Path, args: &[&str], delay: Duration) {
 }
 
 #[test]
+#[ignore = "needs the shared fixtures; scripts/test runs it"]
 fn killing_fetch_at_any_moment_leaves_every_file_whole() {
     let dir = need_fixtures!();
     let site = temp_site(common::BASIC_CONFIG);

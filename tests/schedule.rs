@@ -95,6 +95,7 @@ fn fetch_day(site: &Path, feed: &str, now: &str) -> std::process::Output {
 }
 
 #[test]
+#[ignore = "needs the shared fixtures; scripts/test runs it"]
 fn a_week_fetched_every_announcement_day_lists_every_paper() {
     let Some(days) = week_feeds() else { return };
     let site = temp_site(common::BASIC_CONFIG);
@@ -108,6 +109,7 @@ fn a_week_fetched_every_announcement_day_lists_every_paper() {
 }
 
 #[test]
+#[ignore = "needs the shared fixtures; scripts/test runs it"]
 fn a_late_fetch_within_the_grace_period_lands_and_a_frozen_week_is_never_rewritten() {
     let Some(days) = week_feeds() else { return };
     let site = temp_site(common::BASIC_CONFIG);
@@ -168,6 +170,7 @@ fn api_answer(papers: &[(String, &str)]) -> String {
 }
 
 #[test]
+#[ignore = "needs the shared fixtures; scripts/test runs it"]
 fn missed_days_are_caught_up_through_the_api() {
     let Some(days) = week_feeds() else { return };
     let day = Arc::new(AtomicUsize::new(0));

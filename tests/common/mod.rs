@@ -15,38 +15,49 @@ pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// A folder of `../shared/fixtures/` (`arxiv_html`), or None with the same note as
-/// `fixtures`.
+/// A folder of `../shared/fixtures/` (`feeds`, `arxiv_html`). The tests that read them are
+/// `#[ignore]`d in a plain `cargo test` and run by `scripts/test`: there a missing folder fails
+/// the test under CI (which always has them), and elsewhere is a skip said on stderr.
 pub fn shared_fixtures(sub: &str) -> Option<PathBuf> {
     let dir = repo().join("..").join("shared").join("fixtures").join(sub);
     if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIPPED: {} is missing; this test needs the shared fixtures",
-            dir.display()
-        );
-        None
+        return Some(dir);
     }
+    let why = format!(
+        "{} is missing; this test reads the shared fixtures",
+        dir.display()
+    );
+    assert!(std::env::var_os("CI").is_none(), "{why}");
+    eprintln!("SKIPPED: {why}");
+    None
 }
 
-/// `../shared/fixtures/feeds`, or None (and a note saying the test is skipped) in a clone
-/// without it.
+/// `../shared/fixtures/feeds`, as `shared_fixtures`.
 pub fn fixtures() -> Option<PathBuf> {
-    let dir = repo()
-        .join("..")
-        .join("shared")
-        .join("fixtures")
-        .join("feeds");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIPPED: {} is missing; this test needs the shared feed fixtures",
-            dir.display()
-        );
-        None
+    shared_fixtures("feeds")
+}
+
+/// What the browser tests need that this machine lacks.
+pub fn browser_missing() -> Vec<&'static str> {
+    let mut missing = Vec::new();
+    if !Path::new("/usr/bin/chromium").exists() {
+        missing.push("chromium");
     }
+    if !repo()
+        .join("tests/browser/node_modules/playwright-core")
+        .is_dir()
+    {
+        missing.push("tests/browser/node_modules (npm ci --prefix tests/browser)");
+    }
+    missing
+}
+
+/// Fails a test that runs without the tools it needs (scripts/test installs them).
+pub fn require_tools(missing: &[&str]) {
+    assert!(
+        missing.is_empty(),
+        "missing {missing:?}: scripts/test installs them (a virtualenv under target/, npm ci, apt as root)"
+    );
 }
 
 /// Returns early from a test when the shared fixtures are missing.
