@@ -82,8 +82,8 @@ enum Command {
     },
     /// Content -> public/.
     Build {
-        /// Overrides base_url (for previews and Pages).
-        #[arg(long)]
+        /// Overrides base_url (for previews and Pages): an http:// or https:// URL.
+        #[arg(long, value_parser = parse_base_url)]
         base_url: Option<String>,
         /// Where the site goes (default: ROOT/public).
         #[arg(long)]
@@ -97,6 +97,12 @@ enum Command {
         /// The port (0 picks a free one).
         #[arg(long, default_value_t = 1111)]
         port: u16,
+        /// The address to listen on (0.0.0.0 to be reachable from other machines).
+        #[arg(long, default_value = "127.0.0.1")]
+        interface: std::net::IpAddr,
+        /// Open the site in the default browser once it is built.
+        #[arg(long)]
+        open: bool,
     },
     /// Validate config, content and every internal link and anchor; writes nothing.
     Check,
@@ -104,7 +110,7 @@ enum Command {
     Email {
         /// The ISO week, e.g. 2026-W20, or `frozen`: the newest week that no longer
         /// changes (see freeze_after_days). Default: the latest digest.
-        #[arg(long)]
+        #[arg(long, value_parser = parse_week)]
         week: Option<String>,
         /// Where the files go (default: ROOT/email).
         #[arg(long)]
@@ -129,6 +135,54 @@ enum Command {
         #[arg(long, requires = "verify")]
         manifest: Option<PathBuf>,
     },
+    /// Shell completions on stdout, e.g. `paperboy completions bash > /etc/bash_completion.d/paperboy`.
+    Completions { shell: clap_complete::Shell },
+    /// The manual page (roff) on stdout, e.g. `paperboy man > paperboy.1`.
+    Man,
+}
+
+/// `--base-url` is held to what the config's `base_url` must be.
+fn parse_base_url(s: &str) -> Result<String, String> {
+    let rest = s
+        .strip_prefix("https://")
+        .or_else(|| s.strip_prefix("http://"))
+        .ok_or_else(|| format!("{s:?} is not an http:// or https:// URL"))?;
+    let host = rest.split(['/', '?', '#']).next().unwrap_or("");
+    if host.is_empty() || host.contains(char::is_whitespace) {
+        return Err(format!("{s:?} has no host"));
+    }
+    Ok(s.to_string())
+}
+
+/// An ISO week (2026-W20) or `frozen`.
+fn parse_week(s: &str) -> Result<String, String> {
+    if s == "frozen" {
+        return Ok(s.to_string());
+    }
+    let valid = s
+        .split_once("-W")
+        .and_then(|(y, w)| Some((y.parse::<i32>().ok()?, w.parse::<u32>().ok()?)))
+        .is_some_and(|(y, w)| {
+            s.len() == 8 && chrono::NaiveDate::from_isoywd_opt(y, w, chrono::Weekday::Mon).is_some()
+        });
+    if valid {
+        Ok(s.to_string())
+    } else {
+        Err(format!(
+            "{s:?} is not an ISO week like 2026-W20 (or `frozen`)"
+        ))
+    }
+}
+
+/// `error:` in bold red when stderr is a terminal and NO_COLOR is not set.
+fn error_label() -> &'static str {
+    use std::io::IsTerminal;
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    if std::io::stderr().is_terminal() && !no_color {
+        "\x1b[1;31merror\x1b[0m"
+    } else {
+        "error"
+    }
 }
 
 fn main() -> ExitCode {
@@ -146,7 +200,7 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("{}: {e:#}", error_label());
             ExitCode::from(1)
         }
     }
@@ -177,7 +231,15 @@ fn config_path(cli: &Cli) -> PathBuf {
 }
 
 fn load_config(cli: &Cli) -> Result<Config> {
-    Config::load(&config_path(cli))
+    let path = config_path(cli);
+    if !path.exists() {
+        anyhow::bail!(
+            "{}: no such file; is {} a paperboy site? `paperboy init DIR` makes one (or pass --root / --config)",
+            path.display(),
+            cli.root.display()
+        );
+    }
+    Config::load(&path)
 }
 
 /// A line for the person at the terminal (or the workflow's log), as it happens.
@@ -205,6 +267,26 @@ fn run(cli: Cli) -> Result<ExitCode> {
             );
         }
         return Ok(ExitCode::SUCCESS);
+    }
+    match &cli.command {
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            let mut command = Cli::command();
+            clap_complete::generate(*shell, &mut command, "paperboy", &mut std::io::stdout());
+            return Ok(ExitCode::SUCCESS);
+        }
+        Command::Man => {
+            use clap::CommandFactory;
+            clap_mangen::Man::new(Cli::command()).render(&mut std::io::stdout())?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        // An archive carries its own manifest: checking it needs no site.
+        Command::Snapshot {
+            verify: Some(archive),
+            manifest,
+            ..
+        } => return verify_snapshot(&cli, archive, manifest.as_deref()),
+        _ => {}
     }
     let config = load_config(&cli)?;
     match &cli.command {
@@ -265,7 +347,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(exit_code(summary.failed.is_empty()))
         }
-        Command::Init { .. } => unreachable!("handled before the config is read"),
+        Command::Init { .. } | Command::Completions { .. } | Command::Man => {
+            unreachable!("handled before the config is read")
+        }
         Command::Review {
             max,
             since,
@@ -413,9 +497,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(exit_code(report.ok()))
         }
-        Command::Serve { port } => {
+        Command::Serve {
+            port,
+            interface,
+            open,
+        } => {
             let config_path = config_path(&cli);
+            let open = *open;
             let opts = paperboy::serve::ServeOptions {
+                interface: *interface,
                 port: *port,
                 output: cli.root.join(".cache").join("serve"),
             };
@@ -423,7 +513,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 &cli.root,
                 &opts,
                 move || Config::load(&config_path),
-                |url| eprintln!("serving {url}/ (Ctrl-C to stop)"),
+                |url| {
+                    eprintln!("serving {url}/ (Ctrl-C to stop)");
+                    if open {
+                        open_in_browser(&format!("{url}/"));
+                    }
+                },
             )?;
             Ok(ExitCode::SUCCESS)
         }
@@ -445,30 +540,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(exit_code(report.broken.is_empty()))
         }
-        Command::Snapshot {
-            out,
-            verify,
-            manifest,
-        } => {
-            if let Some(archive) = verify {
-                let report = paperboy::snapshot::verify(archive, manifest.as_deref())?;
-                for p in &report.problems {
-                    println!("{p}");
-                }
-                if !cli.quiet {
-                    eprintln!(
-                        "{}: {} files, {}",
-                        archive.display(),
-                        report.files,
-                        if report.problems.is_empty() {
-                            "all match the manifest".to_string()
-                        } else {
-                            format!("{} differ from the manifest", report.problems.len())
-                        }
-                    );
-                }
-                return Ok(exit_code(report.problems.is_empty()));
-            }
+        Command::Snapshot { out, .. } => {
             let out = out.clone().unwrap_or_else(|| cli.root.join("snapshots"));
             let _lock = paperboy::lock::acquire(&cli.root, "snapshot")?;
             recover(&cli)?;
@@ -478,5 +550,48 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+    }
+}
+
+fn verify_snapshot(
+    cli: &Cli,
+    archive: &std::path::Path,
+    manifest: Option<&std::path::Path>,
+) -> Result<ExitCode> {
+    let report = paperboy::snapshot::verify(archive, manifest)?;
+    for p in &report.problems {
+        println!("{p}");
+    }
+    if !cli.quiet {
+        eprintln!(
+            "{}: {} files, {}",
+            archive.display(),
+            report.files,
+            if report.problems.is_empty() {
+                "all match the manifest".to_string()
+            } else {
+                format!("{} differ from the manifest", report.problems.len())
+            }
+        );
+    }
+    Ok(exit_code(report.problems.is_empty()))
+}
+
+/// `serve --open`: the platform's opener; a failure is said, the server goes on.
+fn open_in_browser(url: &str) {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(windows) {
+        "explorer"
+    } else {
+        "xdg-open"
+    };
+    if let Err(e) = std::process::Command::new(opener)
+        .arg(url)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+    {
+        eprintln!("warning: cannot open {url} with {opener}: {e}");
     }
 }

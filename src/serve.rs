@@ -49,6 +49,8 @@ const RELOAD_SCRIPT: &str = r#"<script>
 </script>"#;
 
 pub struct ServeOptions {
+    /// The address to listen on: 127.0.0.1 unless the user asks for another (`--interface`).
+    pub interface: std::net::IpAddr,
     pub port: u16,
     pub output: PathBuf,
 }
@@ -60,14 +62,21 @@ pub fn run(
     load_config: impl Fn() -> Result<Config> + Send + 'static,
     on_ready: impl FnOnce(&str),
 ) -> Result<()> {
-    let server = tiny_http::Server::http(("127.0.0.1", opts.port))
-        .map_err(|e| anyhow!("cannot listen on 127.0.0.1:{}: {e}", opts.port))?;
+    let server = tiny_http::Server::http((opts.interface, opts.port))
+        .map_err(|e| anyhow!("cannot listen on {}:{}: {e}", opts.interface, opts.port))?;
     let port = server
         .server_addr()
         .to_ip()
         .map(|a| a.port())
         .ok_or_else(|| anyhow!("the server has no IP address"))?;
-    let base_url = format!("http://127.0.0.1:{port}");
+    // Pages link to the address a browser on this machine can reach; 0.0.0.0 and :: are
+    // not addresses to visit.
+    let host = match opts.interface {
+        ip if ip.is_unspecified() => "127.0.0.1".to_string(),
+        std::net::IpAddr::V6(ip) => format!("[{ip}]"),
+        ip => ip.to_string(),
+    };
+    let base_url = format!("http://{host}:{port}");
     let shared = Arc::new(Shared {
         state: Mutex::new(BuildState::default()),
         changed: Condvar::new(),
@@ -243,7 +252,9 @@ fn resolve(output: &Path, url_path: &str) -> Option<PathBuf> {
     if file.is_dir() {
         file = file.join("index.html");
     }
-    file.is_file().then_some(file)
+    // A symlink placed in the served folder must not reach outside it.
+    let (real, root) = (file.canonicalize().ok()?, output.canonicalize().ok()?);
+    (real.starts_with(&root) && real.is_file()).then_some(file)
 }
 
 fn percent_decode(s: &str) -> String {
@@ -264,4 +275,47 @@ fn percent_decode(s: &str) -> String {
         i += 1;
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resolve_stays_inside_the_served_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("site");
+        std::fs::create_dir_all(out.join("digests/w")).unwrap();
+        std::fs::write(out.join("index.html"), "home").unwrap();
+        std::fs::write(out.join("digests/w/index.html"), "week").unwrap();
+        std::fs::write(out.join("a b.css"), "css").unwrap();
+        std::fs::write(tmp.path().join("secret"), "secret").unwrap();
+        std::os::unix::fs::symlink(tmp.path().join("secret"), out.join("link")).unwrap();
+        std::os::unix::fs::symlink(tmp.path(), out.join("up")).unwrap();
+
+        assert_eq!(resolve(&out, "/"), Some(out.join("index.html")));
+        assert_eq!(
+            resolve(&out, "/digests/w/"),
+            Some(out.join("digests/w/index.html"))
+        );
+        assert_eq!(resolve(&out, "/a%20b.css"), Some(out.join("a b.css")));
+        for bad in [
+            "/../secret",
+            "/digests/../../secret",
+            "/%2e%2e/secret",
+            "/%2E%2E%2Fsecret",
+            "/..%2fsecret",
+            "/digests/%2e%2e/%2e%2e/secret",
+            "/./index.html",
+            "//etc/passwd",
+            "/%2Fetc%2Fpasswd",
+            "/link",
+            "/up/secret",
+            "/..\\secret",
+            "http://127.0.0.1/../secret",
+            "/no/such/page/",
+        ] {
+            assert_eq!(resolve(&out, bad), None, "{bad}");
+        }
+    }
 }
