@@ -1,0 +1,204 @@
+//! `paperboy init DIR`: a new site with a config to edit, empty content folders, a copy of
+//! the default theme (built into the binary, so init works anywhere), and what deploys it
+//! as it is: a .gitignore, a GitHub Pages workflow and a netlify.toml that download this
+//! very release of paperboy, and a README for the site.
+
+use anyhow::{Context, Result, bail};
+use std::path::Path;
+
+/// The default theme, as shipped in this repository's themes/default/.
+const THEME: &[(&str, &str)] = &[
+    (
+        "templates/404.html",
+        include_str!("../../themes/default/templates/404.html"),
+    ),
+    (
+        "templates/archive.html",
+        include_str!("../../themes/default/templates/archive.html"),
+    ),
+    (
+        "templates/author.html",
+        include_str!("../../themes/default/templates/author.html"),
+    ),
+    (
+        "templates/base.html",
+        include_str!("../../themes/default/templates/base.html"),
+    ),
+    (
+        "templates/category.html",
+        include_str!("../../themes/default/templates/category.html"),
+    ),
+    (
+        "templates/digest.html",
+        include_str!("../../themes/default/templates/digest.html"),
+    ),
+    (
+        "templates/email.html",
+        include_str!("../../themes/default/templates/email.html"),
+    ),
+    (
+        "templates/email.txt",
+        include_str!("../../themes/default/templates/email.txt"),
+    ),
+    (
+        "templates/foryou.html",
+        include_str!("../../themes/default/templates/foryou.html"),
+    ),
+    (
+        "templates/index.html",
+        include_str!("../../themes/default/templates/index.html"),
+    ),
+    (
+        "templates/macros.html",
+        include_str!("../../themes/default/templates/macros.html"),
+    ),
+    (
+        "templates/card.html",
+        include_str!("../../themes/default/templates/card.html"),
+    ),
+    (
+        "templates/line.html",
+        include_str!("../../themes/default/templates/line.html"),
+    ),
+    (
+        "templates/paper.html",
+        include_str!("../../themes/default/templates/paper.html"),
+    ),
+    (
+        "templates/review_prompt.txt",
+        include_str!("../../themes/default/templates/review_prompt.txt"),
+    ),
+    (
+        "templates/saved.html",
+        include_str!("../../themes/default/templates/saved.html"),
+    ),
+    (
+        "templates/search.html",
+        include_str!("../../themes/default/templates/search.html"),
+    ),
+    (
+        "static/favicon.svg",
+        include_str!("../../themes/default/static/favicon.svg"),
+    ),
+    (
+        "static/reader.js",
+        include_str!("../../themes/default/static/reader.js"),
+    ),
+    (
+        "static/search.js",
+        include_str!("../../themes/default/static/search.js"),
+    ),
+    (
+        "static/style.css",
+        include_str!("../../themes/default/static/style.css"),
+    ),
+    (
+        "TEMPLATES.md",
+        include_str!("../../themes/default/TEMPLATES.md"),
+    ),
+];
+
+/// The files that make the new folder a repository that deploys, with `{version}`,
+/// `{repository}` and `{releases}` filled in: the workflows pin the release that wrote them.
+const DEPLOY: &[(&str, &str)] = &[
+    (".gitignore", include_str!("site/gitignore")),
+    (
+        ".github/workflows/digest.yml",
+        include_str!("site/pages.yml"),
+    ),
+    ("netlify.toml", include_str!("site/netlify.toml")),
+    ("README.md", include_str!("site/README.md")),
+];
+
+fn fill(template: &str) -> String {
+    let repository = env!("CARGO_PKG_REPOSITORY");
+    template
+        .replace("{version}", env!("CARGO_PKG_VERSION"))
+        .replace("{repository}", repository)
+        .replace("{releases}", &format!("{repository}/releases"))
+}
+
+const CONFIG: &str = r#"title = "My paper digest"
+description = "New papers, week by week"
+base_url = "https://example.github.io/digest"
+theme = "default"
+week_starts = "monday"
+
+[[sources]]
+kind = "arxiv"                  # the arXiv API
+query = "cat:cs.DC"
+max_results = 500
+
+[[sources]]
+kind = "arxiv-rss"              # the daily announcement feed
+categories = ["cs.DC"]
+
+[fetch]
+user_agent = "paperboy/0.1 (mailto:you@example.org)"   # arXiv asks for a contact
+delay_seconds = 3
+"#;
+
+/// Creates the site; refuses to touch a folder that already holds a paperboy.toml.
+pub fn run(dir: &Path) -> Result<()> {
+    if dir.join("paperboy.toml").exists() {
+        bail!(
+            "{} already has a paperboy.toml; nothing was changed",
+            dir.display()
+        );
+    }
+    for sub in ["content/papers", "content/digests", "templates", "static"] {
+        std::fs::create_dir_all(dir.join(sub))
+            .with_context(|| format!("cannot create {}", dir.join(sub).display()))?;
+    }
+    let theme = dir.join("themes/default");
+    for (rel, text) in THEME {
+        let path = theme.join(rel);
+        if !path.exists() {
+            crate::store::atomic::write_atomic(&path, text.as_bytes())?;
+        }
+    }
+    for (rel, text) in DEPLOY {
+        let path = dir.join(rel);
+        if !path.exists() {
+            crate::store::atomic::write_atomic(&path, fill(text).as_bytes())?;
+        }
+    }
+    crate::store::atomic::write_atomic(&dir.join("paperboy.toml"), CONFIG.as_bytes())?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_site_builds_and_init_never_overwrites() {
+        let dir = tempfile::tempdir().unwrap();
+        let site = dir.path().join("digest");
+        run(&site).unwrap();
+        let config = crate::config::Config::load(&site.join("paperboy.toml")).unwrap();
+        let out = dir.path().join("out");
+        let report = crate::build::run(&site, &config, &out, &Default::default()).unwrap();
+        assert_eq!(report.papers, 0);
+        assert!(out.join("index.html").is_file() && out.join("search.js").is_file());
+        std::fs::write(site.join("paperboy.toml"), "title = \"mine\"").unwrap();
+        assert!(run(&site).is_err());
+        assert_eq!(
+            std::fs::read_to_string(site.join("paperboy.toml")).unwrap(),
+            "title = \"mine\""
+        );
+    }
+
+    #[test]
+    fn the_embedded_theme_is_the_whole_theme() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("themes/default");
+        let on_disk = crate::walk::files_below(&dir, &dir).unwrap();
+        let names: Vec<&str> = THEME.iter().map(|(n, _)| *n).collect();
+        for (rel, _) in &on_disk {
+            assert!(
+                names.contains(&rel.as_str()),
+                "{rel} is not embedded for init"
+            );
+        }
+    }
+}

