@@ -224,27 +224,80 @@ fn killing_build_at_any_moment_leaves_the_old_or_the_new_site() {
     assert!(tree_a != tree_b);
     std::fs::write(&digest, &a).unwrap();
     assert_ok(&paperboy(site.path(), &["build"]));
+    // A second build leaves a standby (with its manifest) beside public/, as on a live site;
+    // its time bounds the kill delays below.
+    let started = std::time::Instant::now();
+    assert_ok(&paperboy(site.path(), &["build"]));
+    let build_ms = started.elapsed().as_millis() as u64;
     let public = site.path().join("public");
+    let standby_manifest = site.path().join(".public.standby.manifest");
+    let staging = |root: &Path| {
+        std::fs::read_dir(root).unwrap().flatten().any(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with(".public.building-")
+        })
+    };
     let mut rng = Lcg(seed());
-    let mut saw_new = 0;
+    let (mut finished, mut mid_write) = (0, 0);
+    let mut before = tree_a.clone();
     for round in 0..16 {
         let text = if round % 2 == 0 { &b } else { &a };
         std::fs::write(&digest, text).unwrap();
-        kill_after(
-            site.path(),
-            &["build"],
-            Duration::from_millis(100 + rng.next(900)),
-        );
+        // The write phase has begun when the build takes the standby's manifest (it then
+        // writes into the standby) or, with no trusted standby, makes a staging folder.
+        let had_standby = standby_manifest.exists();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_paperboy"))
+            .arg("--root")
+            .arg(site.path())
+            .arg("build")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let waiting = std::time::Instant::now();
+        while if had_standby {
+            standby_manifest.exists()
+        } else {
+            !staging(site.path())
+        } {
+            if child.try_wait().unwrap().is_some() || waiting.elapsed() > Duration::from_secs(60) {
+                break;
+            }
+            std::thread::sleep(Duration::from_micros(200));
+        }
+        // An incremental build writes few files once its write phase begins: a short delay
+        // keeps the kill inside it, at a different point each round.
+        std::thread::sleep(Duration::from_micros(rng.next(build_ms * 100 + 1)));
+        let running = child.try_wait().unwrap().is_none();
+        let _ = child.kill();
+        let status = child.wait().unwrap();
+        // Killed, not finished a moment before the signal.
+        use std::os::unix::process::ExitStatusExt;
+        mid_write += usize::from(running && status.signal() == Some(9));
         let now = tree(&public);
         assert!(
             now == tree_a || now == tree_b,
             "round {round}: public/ is neither the old nor the new site"
         );
-        saw_new += usize::from((now == tree_b) == (round % 2 == 0));
+        finished += usize::from(now != before);
+        before = now;
     }
-    eprintln!("{saw_new} of 16 builds finished before the kill");
-    // Staging folders of killed builds are cleared by the next build.
+    eprintln!(
+        "{mid_write} of 16 builds killed in their write phase, {finished} finished (builds take {build_ms} ms)"
+    );
+    assert!(
+        mid_write >= 12,
+        "only {mid_write} of 16 kills landed while the build was writing"
+    );
+    // Staging folders of killed builds are cleared by the next build, which gives the site
+    // of the text as it now is (round 15 wrote the old one back, so change it once more).
+    std::fs::write(&digest, &b).unwrap();
     assert_ok(&paperboy(site.path(), &["build"]));
+    assert!(
+        tree(&public) == tree_b,
+        "the build after the kills is not the new site"
+    );
     let leftovers: Vec<String> = std::fs::read_dir(site.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -323,8 +376,10 @@ fn ids_and_weeks_that_would_leave_the_site_are_refused() {
         "{}",
         stderr(&out)
     );
+    // Refused as a usage error before anything is read.
     let out = paperboy(site.path(), &["email", "--week", "../../etc"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!site.path().join("email").exists());
 
     // A feed whose entries carry such ids writes nothing anywhere.
     let site = temp_site(common::BASIC_CONFIG);
