@@ -261,7 +261,7 @@ fn write_search_index(
                 h.num(p.corpus_hash);
             }
             out.page(&search::doc_chunk_rel(c), h.finish(), || {
-                Ok(search::doc_chunk(ctx.site, &ctx.urls, range))
+                search::doc_chunk(ctx.site, &ctx.urls, range)
             })
         })?;
     let previous = out.previous_under("search/", fingerprint);

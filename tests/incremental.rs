@@ -260,7 +260,7 @@ fn an_edited_review_keeps_the_search_index_and_an_edited_abstract_remakes_it() {
         before.0,
         "an abstract changed: the index is made again"
     );
-    let shard = public.join("search/index/zy.json");
+    let shard = public.join("search/lex/zy.json");
     assert!(read(&shard).contains("\"zyxwvutsrqp\""));
     assert_equals_full_build(site.path());
 }
@@ -568,7 +568,7 @@ fn a_new_weeks_papers_are_added_to_the_kept_search_index() {
     tampered[at..at + word.len()].copy_from_slice(other_word);
     std::fs::write(&state_path, tampered).unwrap();
     let (_elsewhere, other) = build_elsewhere(site.path());
-    assert!(!read(other.join("search/index/di.json")).contains("\"distilling\""));
+    assert!(!read(other.join("search/lex/di.json")).contains("\"distilling\""));
 
     // From the true state the index is the one a full build makes.
     // The JSON state earlier builds kept is removed, not left behind.
@@ -576,7 +576,7 @@ fn a_new_weeks_papers_are_added_to_the_kept_search_index() {
     std::fs::write(&old_state, "{}").unwrap();
     std::fs::write(&state_path, &state).unwrap();
     assert_ok(&paperboy(site.path(), &["build"]));
-    assert!(read(site.path().join("public/search/index/di.json")).contains("\"distilling\""));
+    assert!(read(site.path().join("public/search/lex/di.json")).contains("\"distilling\""));
     assert!(!old_state.exists());
     assert_equals_full_build(site.path());
 }

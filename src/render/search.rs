@@ -1,11 +1,21 @@
-//! A search index that works on any static host: postings sharded by term prefix and
-//! document details in numbered chunks, so a query downloads one small shard per word
-//! and the chunks holding its top results, however large the site.
+//! A search index that works on any static host and finds every paper that matches: the
+//! complete postings of every word, stemmed (Snowball, English), so an AND query intersects
+//! whole lists and the count it shows is exact. A query downloads one lexicon shard per
+//! word (its words, their stems and how many papers have each), the postings of those
+//! stems, and the document details of the page of results it shows.
 //!
 //! Layout under `search/`:
-//! - `meta.json`: `{"prefix": 2, "chunk": 500, "docs": N, "shards": ["ab", …]}`
-//! - `index/<prefix>.json`: `{"term": [doc, score, doc, score, …], …}`, best first
-//! - `docs/<n>.json`: `[[url, title, authors, date, category], …]` for docs n*chunk…
+//! - `meta.json`: `{"format": 3, "docs": N, "chunk": 10, "prefix": 2, "big": 100,
+//!   "lex": [shard keys], "post": [shard keys], "categories": [[name, papers], …],
+//!   "years": [[year, papers], …]}`
+//! - `lex/<prefix of the word>.json`: `{"graphs": ["graph", 412], …}`
+//! - `post/<prefix of the stem>.json`: `{"graph": [doc, score, +doc, score, …], …}` for
+//!   stems in fewer than `big` papers; `term/<stem>.json`: the same list alone for the
+//!   others. Documents ascend, each but the first as the gap from the one before.
+//!   Categories and years are terms too (`c:cs.dc`, `y:2025`), which is how results are
+//!   filtered by them.
+//! - `docs/<n>.json`: `[[url, title, authors, date, category, abstract], …]` for docs
+//!   n*chunk…
 
 use crate::manifest::Fingerprint;
 use crate::render::views::{Urls, paper_rel};
@@ -16,8 +26,9 @@ use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-/// Postings kept per term: a digest search wants the best matches, not every one.
-const MAX_POSTINGS: usize = 1000;
+/// Stems in at least this many papers get a postings file of their own; rarer ones share a
+/// file with the stems of the same prefix.
+const BIG: usize = 100;
 
 /// The same tokenizer as `search.js`: lower case, split on anything not a letter or digit.
 /// Words already in lower-case ASCII are borrowed, not copied.
@@ -33,42 +44,84 @@ pub fn tokenize(s: &str) -> impl Iterator<Item = Cow<'_, str>> + '_ {
         })
 }
 
-/// (document, weight) pairs of one term.
-type Postings = Vec<(u32, f32)>;
+/// The stem a word is indexed under: Snowball's English stemmer for words of letters
+/// ("graphs" and "graph" meet), the word itself when it has a digit (ids, years, "x2").
+pub fn stem<'w>(stemmer: &rust_stemmers::Stemmer, word: &'w str) -> Cow<'w, str> {
+    if word.chars().any(|c| c.is_numeric()) {
+        Cow::Borrowed(word)
+    } else {
+        stemmer.stem(word)
+    }
+}
 
-/// How many papers have a term, and its best postings.
-type Counted = (u32, Postings);
+fn english() -> rust_stemmers::Stemmer {
+    rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English)
+}
+
+/// The filter term of a category.
+fn category_term(category: &str) -> String {
+    format!("c:{}", category.to_lowercase())
+}
+
+/// (document, weight) pairs of one stem.
+type Postings = Vec<(u32, f32)>;
 
 /// Papers tokenized at once.
 const BATCH: usize = 4096;
 
-/// Higher weight first, then lower document number: a total order, so which postings
-/// survive `keep_best` does not depend on the order they arrived in.
-fn best_first(a: &(u32, f32), b: &(u32, f32)) -> std::cmp::Ordering {
-    b.1.total_cmp(&a.1).then(a.0.cmp(&b.0))
+/// A paper's weighted stems, length-normalised so long abstracts do not win every query
+/// and sorted (so postings come out in a fixed order), and the words it was written with.
+struct DocTerms {
+    doc: usize,
+    stems: Vec<(String, f32)>,
+    words: Vec<(String, String)>,
 }
 
-/// Drops all but the `MAX_POSTINGS` best postings.
-fn keep_best(list: &mut Postings) {
-    if list.len() > MAX_POSTINGS {
-        list.select_nth_unstable_by(MAX_POSTINGS - 1, best_first);
-        list.truncate(MAX_POSTINGS);
+/// Snowball and the stems it already gave: most words recur from paper to paper, and
+/// stemming each again was most of the index's time.
+struct Stems {
+    stemmer: rust_stemmers::Stemmer,
+    known: FxHashMap<String, String>,
+}
+
+impl Stems {
+    fn new() -> Stems {
+        Stems {
+            stemmer: english(),
+            known: FxHashMap::default(),
+        }
+    }
+
+    fn of(&mut self, word: &str) -> &str {
+        if !self.known.contains_key(word) {
+            let s = stem(&self.stemmer, word).into_owned();
+            self.known.insert(word.to_string(), s);
+        }
+        &self.known[word]
     }
 }
 
-/// Weighted term frequencies of one paper, length-normalised so long abstracts do not
-/// win every query; terms sorted, so the postings come out in a fixed order.
-fn weighted_terms<'a>(
-    p: &'a crate::site::PaperEntry,
-    abstract_text: &'a str,
-) -> Vec<(String, f32)> {
+fn weighted_terms(
+    stems_of: &mut Stems,
+    doc: usize,
+    p: &crate::site::PaperEntry,
+    abstract_text: &str,
+) -> DocTerms {
     let f = &p.front;
     // A paper has a hundred-odd distinct words: sized once, not grown four times.
-    let mut tf: FxHashMap<Cow<str>, f32> =
+    let mut tf: FxHashMap<String, f32> =
         FxHashMap::with_capacity_and_hasher(256, Default::default());
-    let mut add = |text: &'a str, weight: f32| {
+    let mut words: FxHashMap<String, String> =
+        FxHashMap::with_capacity_and_hasher(256, Default::default());
+    let mut add = |text: &str, weight: f32| {
         for t in tokenize(text) {
-            *tf.entry(t).or_default() += weight;
+            if let Some(s) = words.get(t.as_ref()) {
+                *tf.entry(s.clone()).or_default() += weight;
+                continue;
+            }
+            let s = stems_of.of(&t).to_string();
+            words.insert(t.into_owned(), s.clone());
+            *tf.entry(s).or_default() += weight;
         }
     };
     add(&f.title, 3.0);
@@ -80,39 +133,54 @@ fn weighted_terms<'a>(
     }
     add(f.id.as_str(), 3.0);
     add(abstract_text, 1.0);
-    let mut terms: Vec<(String, f32)> = tf.into_iter().map(|(t, w)| (t.into_owned(), w)).collect();
-    terms.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut stems: Vec<(String, f32)> = tf.into_iter().collect();
+    stems.sort_by(|a, b| a.0.cmp(&b.0));
     // Summed in term order: the same floats whatever order the map gave.
-    let len = terms.iter().map(|t| t.1).sum::<f32>().max(1.0).sqrt();
-    for t in &mut terms {
+    let len = stems.iter().map(|t| t.1).sum::<f32>().max(1.0).sqrt();
+    for t in &mut stems {
         t.1 /= len;
     }
-    terms
+    // Filters: the smallest weight, so they never decide a ranking.
+    let mut filters: Vec<String> = f.categories.iter().map(|c| category_term(c)).collect();
+    filters.push(format!(
+        "y:{}",
+        crate::render::views::ymd(&f.published, '-')
+            .get(..4)
+            .unwrap_or("")
+    ));
+    filters.sort();
+    filters.dedup();
+    stems.extend(filters.into_iter().map(|t| (t, 0.0)));
+    let mut words: Vec<(String, String)> = words.into_iter().collect();
+    words.sort();
+    DocTerms { doc, stems, words }
 }
 
-/// A paper's document number and weighted terms.
-type DocTerms = (usize, Vec<(String, f32)>);
+/// Every stem's postings and every word's stem, as built so far.
+#[derive(Default)]
+struct Collected {
+    stems: FxHashMap<String, Postings>,
+    words: FxHashMap<String, String>,
+}
 
-/// Adds one batch of papers' terms, each with its document number, to the postings.
-fn merge_batch(postings: &mut FxHashMap<String, Counted>, per_doc: Vec<DocTerms>) {
-    for (doc, terms) in per_doc {
-        let doc = doc as u32;
-        for (t, w) in terms {
-            let (count, list) = postings.entry(t).or_default();
-            *count += 1;
-            list.push((doc, w));
-            if list.len() >= 2 * MAX_POSTINGS {
-                keep_best(list);
-            }
+/// Adds one batch of papers' terms to the postings.
+fn merge_batch(all: &mut Collected, per_doc: Vec<DocTerms>) {
+    for d in per_doc {
+        let doc = d.doc as u32;
+        for (t, w) in d.stems {
+            all.stems.entry(t).or_default().push((doc, w));
+        }
+        for (word, stemmed) in d.words {
+            all.words.entry(word).or_insert(stemmed);
         }
     }
 }
 
 /// What the index of the last build was made from, kept so that the next build only
-/// tokenizes the papers added since. A term's postings are the best `MAX_POSTINGS` by
-/// weight, and a paper's weights depend on that paper alone, so the best of (the kept
-/// postings + the new papers') are exactly what tokenizing every paper again gives. The
-/// idf is applied when the shards are written, from the counts.
+/// tokenizes the papers added since: a stem's postings are those of each paper, and a
+/// paper's weights depend on that paper alone, so the kept postings plus the new papers'
+/// are exactly what tokenizing every paper again gives. The idf is applied when the files
+/// are written.
 ///
 /// Read with owned terms (`String`), written borrowing them (`&str`).
 #[derive(Serialize, Deserialize)]
@@ -122,21 +190,20 @@ pub struct SearchState<S = String> {
     binary: String,
     /// Every paper's `corpus_hash`, in document order.
     docs: Vec<Fingerprint>,
-    terms: Vec<KeptTerm<S>>,
+    /// Each stem and its postings as (document, weight's bits).
+    terms: Vec<(S, Vec<(u32, u32)>)>,
+    /// Each word seen and its stem.
+    words: Vec<(S, S)>,
 }
 
-/// A term as the state keeps it: the term, how many papers have it, its best postings as
-/// (document, weight's bits).
-type KeptTerm<S> = (S, u32, Vec<(u32, u32)>);
-
 /// The papers still to tokenize, and the postings of the others.
-type Resumed = (Vec<usize>, FxHashMap<String, Counted>);
+type Resumed = (Vec<usize>, Collected);
 
 /// Bumped when what the state holds, or how weights are computed, changes.
-const STATE_FORMAT: u32 = 2;
+const STATE_FORMAT: u32 = 3;
 
-/// The state is postcard after this prefix: at 100k papers it is 20 MB, which JSON took
-/// most of a hundred milliseconds to read.
+/// The state is postcard after this prefix: at 100k papers it is tens of MB, which JSON
+/// took most of a second to read.
 const STATE_MAGIC: &[u8; 8] = b"pbsearch";
 
 impl SearchState {
@@ -147,8 +214,7 @@ impl SearchState {
 
     /// Its postings, renumbered for `site`, and the papers of `site` it lacks; none if a
     /// paper it covers changed or went. Papers are numbered in id order, so papers it
-    /// covers keep their order among themselves and a tie between two of them is broken
-    /// as before.
+    /// covers keep their order among themselves.
     fn postings_for(self, site: &Site) -> Option<Resumed> {
         if self.format != STATE_FORMAT || self.binary != crate::manifest::binary_identity() {
             return None;
@@ -172,18 +238,19 @@ impl SearchState {
             covered[i as usize] = true;
         }
         let missing = (0..site.papers.len()).filter(|&i| !covered[i]).collect();
-        let postings = self
+        let stems = self
             .terms
             .into_iter()
-            .map(|(term, count, list)| {
+            .map(|(term, list)| {
                 let list = list
                     .into_iter()
                     .map(|(d, w)| Some((*renumber.get(d as usize)?, f32::from_bits(w))))
                     .collect::<Option<_>>()?;
-                Some((term, (count, list)))
+                Some((term, list))
             })
             .collect::<Option<_>>()?;
-        Some((missing, postings))
+        let words = self.words.into_iter().collect();
+        Some((missing, Collected { stems, words }))
     }
 }
 
@@ -205,6 +272,19 @@ pub struct Index {
     pub state: Option<Vec<u8>>,
 }
 
+/// A list as the files hold it: documents ascending, each after the first as the gap from
+/// the one before, each with its score (weight times idf, in hundredths; at least 1).
+fn encoded(list: &[(u32, f32)], idf: f32) -> serde_json::Value {
+    let mut out = Vec::with_capacity(list.len() * 2);
+    let mut last = 0;
+    for (i, &(d, w)) in list.iter().enumerate() {
+        out.push(serde_json::Value::from(if i == 0 { d } else { d - last }));
+        out.push(((w * idf * 100.0).round() as u32).max(1).into());
+        last = d;
+    }
+    serde_json::Value::Array(out)
+}
+
 /// The files of the index but the document details (`doc_chunk`), and with `keep` the
 /// state to keep for the next build. With `previous`, papers it covers are not tokenized
 /// again.
@@ -214,20 +294,20 @@ pub fn build_index(
     keep: bool,
 ) -> anyhow::Result<Index> {
     let n = site.papers.len();
-    // Larger sites get finer shards so the first query stays small.
+    // Larger sites get finer shards so that a query's lexicon shard stays small.
     let prefix = if n > 20_000 { 3 } else { 2 };
-    // Papers are tokenized a batch at a time and each term keeps only its best postings
-    // (and a count, for its idf), so memory follows the vocabulary, not the corpus.
-    let (todo, mut postings) = previous
+    let (todo, mut all) = previous
         .and_then(|state| state.postings_for(site))
-        .unwrap_or_else(|| ((0..n).collect(), FxHashMap::default()));
+        .unwrap_or_else(|| ((0..n).collect(), Collected::default()));
     let batches: Vec<&[usize]> = todo.chunks(BATCH).collect();
     let tokenize_batch = |docs: &[usize]| -> anyhow::Result<Vec<DocTerms>> {
         let abstracts = abstracts_for(site, docs)?;
         Ok(docs
             .par_iter()
             .zip(abstracts.par_iter())
-            .map(|(&i, a)| (i, weighted_terms(&site.papers[i], a)))
+            .map_init(Stems::new, |stems, (&i, a)| {
+                weighted_terms(stems, i, &site.papers[i], a)
+            })
             .collect())
     };
     let mut next = batches
@@ -238,18 +318,19 @@ pub fn build_index(
     while let Some(per_doc) = next.take() {
         // The next batch is tokenized while this one is merged.
         let ((), upcoming) = rayon::join(
-            || merge_batch(&mut postings, per_doc),
+            || merge_batch(&mut all, per_doc),
             || batches.get(b + 1).map(|docs| tokenize_batch(docs)),
         );
         next = upcoming.transpose()?;
         b += 1;
     }
-    let mut terms: Vec<(String, Counted)> = postings.into_iter().collect();
-    terms.par_iter_mut().for_each(|(_, (_, list))| {
-        keep_best(list);
-        list.sort_by(best_first);
-    });
+    let mut terms: Vec<(String, Postings)> = all.stems.into_iter().collect();
+    terms
+        .par_iter_mut()
+        .for_each(|(_, list)| list.sort_by_key(|p| p.0));
     terms.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    let mut words: Vec<(String, String)> = all.words.into_iter().collect();
+    words.par_sort_unstable();
     let state = keep
         .then(|| {
             let bytes = STATE_MAGIC.to_vec();
@@ -260,55 +341,112 @@ pub fn build_index(
                     docs: site.papers.iter().map(|p| p.corpus_hash).collect(),
                     terms: terms
                         .iter()
-                        .map(|(term, (count, list))| {
+                        .map(|(term, list)| {
                             let bits = list.iter().map(|&(d, w)| (d, w.to_bits())).collect();
-                            (term.as_str(), *count, bits)
+                            (term.as_str(), bits)
                         })
+                        .collect(),
+                    words: words
+                        .iter()
+                        .map(|(w, s)| (w.as_str(), s.as_str()))
                         .collect(),
                 },
                 bytes,
             )
         })
         .transpose()?;
-    // Shards own their terms, so that each term's postings go once its shard is written.
-    let mut shards: BTreeMap<String, Vec<(String, Counted)>> = BTreeMap::new();
-    for entry in terms {
-        let key: String = entry.0.chars().take(prefix).collect();
-        shards.entry(key).or_default().push(entry);
+    let df: FxHashMap<&str, usize> = terms.iter().map(|(t, l)| (t.as_str(), l.len())).collect();
+    let key_of = |t: &str| -> String { t.chars().take(prefix).collect() };
+
+    // The lexicon: words (not the filter terms, which no one types) by their prefix.
+    let mut lex: BTreeMap<String, serde_json::Map<String, serde_json::Value>> = BTreeMap::new();
+    for (word, stemmed) in &words {
+        let papers = df.get(stemmed.as_str()).copied().unwrap_or(0);
+        lex.entry(key_of(word))
+            .or_default()
+            .insert(word.clone(), serde_json::json!([stemmed, papers]));
     }
-    let meta = serde_json::json!({
-        "prefix": prefix,
-        "chunk": CHUNK,
-        "docs": n,
-        "shards": shards.keys().collect::<Vec<_>>(),
-    });
-    let mut files = vec![("search/meta.json".to_string(), meta.to_string())];
-    let shard_files: Vec<(String, String)> = shards
-        .into_par_iter()
-        .map(|(key, terms)| {
-            let mut map = serde_json::Map::new();
-            for (term, (count, list)) in terms {
-                let idf = ((n as f32 + 1.0) / (count as f32)).ln() + 1.0;
-                let flat: Vec<serde_json::Value> = list
-                    .iter()
-                    .flat_map(|&(d, s)| {
-                        [d.into(), ((s * idf * 100.0).round() as u32).max(1).into()]
-                    })
-                    .collect();
-                map.insert(term, flat.into());
-            }
-            (
-                format!("search/index/{}.json", shard_file(&key)),
-                serde_json::Value::Object(map).to_string(),
-            )
+    let filters = |tag: &str| -> Vec<serde_json::Value> {
+        let mut list: Vec<(&str, usize)> = terms
+            .iter()
+            .filter_map(|(t, l)| Some((t.strip_prefix(tag)?, l.len())))
+            .collect();
+        list.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        list.into_iter()
+            .map(|(t, c)| serde_json::json!([t, c]))
+            .collect()
+    };
+    let (categories, mut years) = (filters("c:"), filters("y:"));
+    years.sort_by(|a, b| b[0].as_str().cmp(&a[0].as_str()));
+    // Category names as the site spells them, for the filter menu.
+    let spelled: FxHashMap<String, &str> = site
+        .papers
+        .iter()
+        .flat_map(|p| p.front.categories.iter())
+        .map(|c| (c.to_lowercase(), c.as_str()))
+        .collect();
+    let categories: Vec<serde_json::Value> = categories
+        .into_iter()
+        .map(|v| {
+            let low = v[0].as_str().unwrap_or("");
+            serde_json::json!([spelled.get(low).copied().unwrap_or(low), v[1]])
         })
         .collect();
-    files.extend(shard_files);
+
+    // Postings: a big stem in its own file, the small ones of a prefix together.
+    let mut small: BTreeMap<String, Vec<&(String, Postings)>> = BTreeMap::new();
+    let mut big: Vec<&(String, Postings)> = Vec::new();
+    for entry in &terms {
+        if entry.1.len() >= BIG {
+            big.push(entry);
+        } else {
+            small.entry(key_of(&entry.0)).or_default().push(entry);
+        }
+    }
+    let idf = |list: &Postings| ((n as f32 + 1.0) / (list.len() as f32)).ln() + 1.0;
+    let meta = serde_json::json!({
+        "format": STATE_FORMAT,
+        "docs": n,
+        "chunk": CHUNK,
+        "prefix": prefix,
+        "big": BIG,
+        "lex": lex.keys().collect::<Vec<_>>(),
+        "post": small.keys().collect::<Vec<_>>(),
+        "categories": categories,
+        "years": years,
+    });
+    let mut files = vec![("search/meta.json".to_string(), meta.to_string())];
+    files.par_extend(lex.into_par_iter().map(|(key, map)| {
+        (
+            format!("search/lex/{}.json", shard_file(&key)),
+            serde_json::Value::Object(map).to_string(),
+        )
+    }));
+    files.par_extend(small.into_par_iter().map(|(key, entries)| {
+        let map: serde_json::Map<String, serde_json::Value> = entries
+            .into_iter()
+            .map(|(t, l)| (t.clone(), encoded(l, idf(l))))
+            .collect();
+        (
+            format!("search/post/{}.json", shard_file(&key)),
+            serde_json::Value::Object(map).to_string(),
+        )
+    }));
+    files.par_extend(big.into_par_iter().map(|(t, l)| {
+        (
+            format!("search/term/{}.json", shard_file(t)),
+            encoded(l, idf(l)).to_string(),
+        )
+    }));
     Ok(Index { files, state })
 }
 
-/// Papers per file of document details.
-pub const CHUNK: usize = 500;
+/// Papers per file of document details: a page of 30 results spread over the site loads up
+/// to 30 of these, so they are small (about 7 KB, 3 KB gzip).
+pub const CHUNK: usize = 10;
+
+/// The abstract as results show it, cut at a word near this many characters.
+const ABSTRACT_CHARS: usize = 500;
 
 /// Where chunk `c` of the document details goes.
 pub fn doc_chunk_rel(c: usize) -> String {
@@ -316,12 +454,18 @@ pub fn doc_chunk_rel(c: usize) -> String {
 }
 
 /// The document details of papers `range` (one chunk): url, title, the first authors,
-/// date and category of each. They depend on those papers alone, so a chunk whose papers
-/// did not change need not be made again.
-pub fn doc_chunk(site: &Site, urls: &Urls, range: std::ops::Range<usize>) -> String {
+/// date, category and the start of the abstract (for the snippet) of each. They depend on
+/// those papers alone, so a chunk whose papers did not change need not be made again.
+pub fn doc_chunk(
+    site: &Site,
+    urls: &Urls,
+    range: std::ops::Range<usize>,
+) -> anyhow::Result<String> {
+    let abstracts = site.abstracts_of(range.clone())?;
     let docs: Vec<serde_json::Value> = site.papers[range]
         .iter()
-        .map(|p| {
+        .zip(abstracts)
+        .map(|(p, abstract_text)| {
             let f = &p.front;
             let mut authors: Vec<&str> = f.authors.iter().take(4).map(String::as_str).collect();
             if f.authors.len() > 4 {
@@ -333,10 +477,23 @@ pub fn doc_chunk(site: &Site, urls: &Urls, range: std::ops::Range<usize>) -> Str
                 authors.join(", "),
                 crate::render::views::ymd(&f.published, '-'),
                 f.primary_category,
+                cut_at_word(abstract_text.trim(), ABSTRACT_CHARS),
             ])
         })
         .collect();
-    serde_json::Value::Array(docs).to_string()
+    Ok(serde_json::Value::Array(docs).to_string())
+}
+
+fn cut_at_word(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_string();
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let cut = text[..end].rfind(char::is_whitespace).unwrap_or(end);
+    format!("{}…", text[..cut].trim_end())
 }
 
 /// A file name for a shard key: letters and digits stay, anything else is hex-escaped
@@ -373,5 +530,26 @@ mod tests {
             assert_eq!(t.as_ref(), word.to_lowercase());
         }
         assert!(matches!(tokens[1], Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn words_meet_at_their_stem_and_numbers_stay_whole() {
+        let s = english();
+        for (a, b) in [
+            ("graph", "graphs"),
+            ("consensus", "consensus"),
+            ("learning", "learned"),
+        ] {
+            assert_eq!(stem(&s, a), stem(&s, b), "{a} {b}");
+        }
+        assert_eq!(stem(&s, "2508"), "2508");
+        assert_eq!(stem(&s, "x2"), "x2");
+    }
+
+    #[test]
+    fn postings_are_gaps_with_scores() {
+        let v = encoded(&[(3, 0.5), (10, 0.25), (11, 0.0)], 2.0);
+        assert_eq!(v, serde_json::json!([3, 100, 7, 50, 1, 1]));
+        assert_eq!(cut_at_word("one two three", 8), "one two…");
     }
 }

@@ -56,8 +56,35 @@ try {
     await typed.first().waitFor({ timeout: 15000 }).catch(() => {});
     check("typing a query searches as you type", (await typed.count()) > 0);
     check("the query goes into the address", page.url().includes("q=gaussian"), page.url());
-    check("search page has no script errors", errors.length === 0, errors.join("; "));
+    // Every match counted exactly, 30 a page, the matched words marked in a snippet.
+    await page.fill("#search-input", "learning");
+    await page.waitForFunction(() => /^[\d,]+ papers, page 1 of \d+/.test(document.getElementById("search-status").textContent), null, { timeout: 15000 }).catch(() => {});
+    const status = await page.locator("#search-status").textContent();
+    const m = /^([\d,]+) papers, page 1 of (\d+)/.exec(status);
+    check("the status says exactly how many papers match", m !== null, status);
+    const total = m ? parseInt(m[1].replace(/,/g, ""), 10) : 0;
+    check("a long result list is paged by 30", (await page.locator("#search-results > li").count()) === Math.min(30, total));
+    const marks = await page.locator("#search-results .snippet mark").allTextContents();
+    check("snippets mark the matched words", marks.length > 0 && marks.every((t) => /^learn/i.test(t)), marks.slice(0, 5).join(","));
+    const firstTitle = await page.locator("#search-results > li a").first().textContent();
+    await page.locator("#search-pager a[rel=next]").click();
+    await page.waitForFunction(() => /page 2 of/.test(document.getElementById("search-status").textContent), null, { timeout: 15000 }).catch(() => {});
+    check("the next page shows the next results", (await page.locator("#search-results").getAttribute("start")) === "31" &&
+      (await page.locator("#search-results > li a").first().textContent()) !== firstTitle);
+    check("the page is in the address", page.url().includes("page=2"), page.url());
     await shot(page, "search");
+    // A category narrows the results; a typo still finds the word.
+    await page.selectOption("#search-category", "cs.LG");
+    await page.waitForFunction(() => /cs\.LG|^[\d,]+ paper/.test(document.getElementById("search-status").textContent) && !/page 2/.test(document.getElementById("search-status").textContent), null, { timeout: 15000 }).catch(() => {});
+    const narrowed = /^([\d,]+) paper/.exec(await page.locator("#search-status").textContent());
+    const inCategory = narrowed ? parseInt(narrowed[1].replace(/,/g, ""), 10) : -1;
+    check("a category filter narrows the results", inCategory > 0 && inCategory < total, `${inCategory} of ${total}`);
+    await page.selectOption("#search-category", "");
+    await page.fill("#search-input", "learnign");
+    await page.waitForFunction(() => /also for/.test(document.getElementById("search-status").textContent), null, { timeout: 15000 }).catch(() => {});
+    check("a typo finds the word and says so", /also for learning/.test(await page.locator("#search-status").textContent()),
+      await page.locator("#search-status").textContent());
+    check("search page has no script errors", errors.length === 0, errors.join("; "));
     await context.close();
   }
   // Math is MathML with a width.

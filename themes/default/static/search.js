@@ -1,12 +1,170 @@
-// paperboy search: loads one index shard per query word and the chunks of its results.
-// Works on any static host; the index is written by `paperboy build` under search/.
+// paperboy search: finds every paper that has all the words of a query. It loads the
+// lexicon shard of each word (its words, their stems, how many papers have each), the
+// complete postings of those stems, and the document details of the page it shows; the
+// index is written by `paperboy build` under search/ (layout in src/render/search.rs).
+// Works on any static host. The core (`paperboySearch`) has no DOM, so tests run it in
+// Node against a built site.
 (function () {
   "use strict";
+  var PAGE = 30;
+
+  function tokenize(q) {
+    return q.toLowerCase().split(/[^\p{Alphabetic}\p{N}]+/u).filter(function (t) { return t.length > 0; });
+  }
+  function shardFile(key) {
+    var out = "";
+    for (var ch of key) {
+      out += /^[a-z0-9]$/i.test(ch) ? ch : "_" + ch.codePointAt(0).toString(16);
+    }
+    return out;
+  }
+  // Optimal string alignment distance, stopping early once it exceeds `max`.
+  function distance(a, b, max) {
+    if (Math.abs(a.length - b.length) > max) return max + 1;
+    var prev2 = null, prev = [], cur;
+    for (var j = 0; j <= b.length; j++) prev.push(j);
+    for (var i = 1; i <= a.length; i++) {
+      cur = [i];
+      var best = i;
+      for (var j2 = 1; j2 <= b.length; j2++) {
+        var cost = a[i - 1] === b[j2 - 1] ? 0 : 1;
+        var v = Math.min(prev[j2] + 1, cur[j2 - 1] + 1, prev[j2 - 1] + cost);
+        if (prev2 && i > 1 && j2 > 1 && a[i - 1] === b[j2 - 2] && a[i - 2] === b[j2 - 1]) v = Math.min(v, prev2[j2 - 2] + 1);
+        cur.push(v);
+        if (v < best) best = v;
+      }
+      if (best > max) return max + 1;
+      prev2 = prev; prev = cur;
+    }
+    return prev[b.length];
+  }
+  // Typos tolerated in a word of this length: none below 5 letters, one, two from 9.
+  function typos(word) {
+    if (/\d/.test(word)) return 0;
+    return word.length >= 9 ? 2 : word.length >= 5 ? 1 : 0;
+  }
+  function decode(list) {
+    var out = new Map(), doc = 0;
+    for (var i = 0; i < list.length; i += 2) {
+      doc = i === 0 ? list[0] : doc + list[i];
+      out.set(doc, list[i + 1]);
+    }
+    return out;
+  }
+
+  // getJSON(path) -> Promise of the parsed file under search/.
+  function paperboySearch(getJSON) {
+    function postings(meta, stem, papers) {
+      if (papers >= meta.big) return getJSON("term/" + shardFile(stem) + ".json").then(decode);
+      var key = Array.from(stem).slice(0, meta.prefix).join("");
+      if (meta.post.indexOf(key) < 0) return Promise.resolve(new Map());
+      return getJSON("post/" + shardFile(key) + ".json").then(function (shard) {
+        return decode(shard[stem] || []);
+      });
+    }
+    // The stems a typed word stands for: itself; or, if no paper has it, the words it
+    // begins (as you type) and the words one or two typos away.
+    function expand(meta, word) {
+      var key = Array.from(word).slice(0, meta.prefix).join("");
+      if (meta.lex.indexOf(key) < 0) return Promise.resolve({ word: word, alts: [] });
+      return getJSON("lex/" + shardFile(key) + ".json").then(function (lex) {
+        if (lex[word]) return { word: word, alts: [[word].concat(lex[word])] };
+        var max = typos(word), alts = [];
+        Object.keys(lex).forEach(function (w) {
+          if (w.indexOf(word) === 0 || (max > 0 && distance(word, w, max) <= max)) alts.push([w].concat(lex[w]));
+        });
+        // The likeliest first (most papers); a word's stems once.
+        alts.sort(function (a, b) { return b[2] - a[2] || (a[0] < b[0] ? -1 : 1); });
+        var seen = {};
+        alts = alts.filter(function (a) { if (seen[a[1]]) return false; seen[a[1]] = true; return true; }).slice(0, 10);
+        return { word: word, alts: alts };
+      });
+    }
+    // A word matches a paper through any of its stems; its score there is the best one.
+    function papersFor(meta, exp) {
+      return Promise.all(exp.alts.map(function (a) { return postings(meta, a[1], a[2]); })).then(function (lists) {
+        if (lists.length === 1) return lists[0];
+        var union = new Map();
+        lists.forEach(function (l) { l.forEach(function (s, d) { if (!(union.get(d) >= s)) union.set(d, s); }); });
+        return union;
+      });
+    }
+    function filterTerm(meta, tag, name, table) {
+      var row = table.find(function (r) { return r[0].toLowerCase() === name.toLowerCase(); });
+      return row ? postings(meta, tag + row[0].toLowerCase(), row[1]) : Promise.resolve(new Map());
+    }
+
+    // opts: {category, from, to (years), page (1-based)}. Resolves to
+    // {total, page, pages, results: [{doc, score, url, title, authors, date, category,
+    // abstract}], words: [[typed, [matched words]]], stems: [...]}.
+    return function query(q, opts) {
+      opts = opts || {};
+      var words = tokenize(q);
+      return getJSON("meta.json").then(function (meta) {
+        if (words.length === 0) return { total: 0, page: 1, pages: 0, results: [], words: [], stems: [] };
+        return Promise.all(words.map(function (w) { return expand(meta, w); })).then(function (exps) {
+          var lists = exps.map(function (e) { return papersFor(meta, e); });
+          if (opts.category) lists.push(filterTerm(meta, "c:", opts.category, meta.categories));
+          if (opts.from || opts.to) {
+            var years = meta.years.filter(function (y) {
+              return (!opts.from || y[0] >= String(opts.from)) && (!opts.to || y[0] <= String(opts.to));
+            });
+            lists.push(Promise.all(years.map(function (y) { return postings(meta, "y:" + y[0], y[1]); })).then(function (ls) {
+              var u = new Map();
+              ls.forEach(function (l) { l.forEach(function (s, d) { u.set(d, 0); }); });
+              return u;
+            }));
+          }
+          return Promise.all(lists).then(function (maps) {
+            // Intersect from the shortest list: every paper that has every word.
+            var order = maps.slice().sort(function (a, b) { return a.size - b.size; });
+            var hits = [];
+            order[0].forEach(function (s, d) {
+              var score = s;
+              for (var i = 1; i < order.length; i++) {
+                var t = order[i].get(d);
+                if (t === undefined) return;
+                score += t;
+              }
+              hits.push([d, score]);
+            });
+            hits.sort(function (a, b) { return b[1] - a[1] || b[0] - a[0]; });
+            var pages = Math.ceil(hits.length / PAGE);
+            var page = Math.min(Math.max(1, opts.page || 1), Math.max(1, pages));
+            var shown = hits.slice((page - 1) * PAGE, page * PAGE);
+            var chunks = Array.from(new Set(shown.map(function (h) { return Math.floor(h[0] / meta.chunk); })));
+            return Promise.all(chunks.map(function (c) { return getJSON("docs/" + c + ".json"); })).then(function (loaded) {
+              var byChunk = {};
+              chunks.forEach(function (c, i) { byChunk[c] = loaded[i]; });
+              return {
+                total: hits.length,
+                page: page,
+                pages: pages,
+                words: exps.map(function (e) { return [e.word, e.alts.map(function (a) { return a[0]; })]; }),
+                stems: [].concat.apply([], exps.map(function (e) { return e.alts.map(function (a) { return a[1]; }); })),
+                results: shown.map(function (h) {
+                  var d = byChunk[Math.floor(h[0] / meta.chunk)][h[0] % meta.chunk];
+                  return { doc: h[0], score: h[1], url: d[0], title: d[1], authors: d[2], date: d[3], category: d[4], abstract: d[5] || "" };
+                }),
+              };
+            });
+          });
+        });
+      });
+    };
+  }
+  if (typeof window !== "undefined") window.paperboySearch = paperboySearch;
+  if (typeof document === "undefined" || !document.getElementById) return;
+
   var form = document.getElementById("search-form");
   if (!form) return;
   var input = form.querySelector("input[name=q]");
+  var catSelect = document.getElementById("search-category");
+  var fromSelect = document.getElementById("search-from");
+  var toSelect = document.getElementById("search-to");
   var list = document.getElementById("search-results");
   var status = document.getElementById("search-status");
+  var pager = document.getElementById("search-pager");
   var base = form.getAttribute("data-index");
   var cache = {};
   function getJSON(path) {
@@ -18,84 +176,129 @@
     }
     return cache[path];
   }
-  function tokenize(q) {
-    return q.toLowerCase().split(/[^\p{Alphabetic}\p{N}]+/u).filter(function (t) { return t.length > 0; });
+  var query = paperboySearch(getJSON);
+  var number = new Intl.NumberFormat("en");
+
+  function option(select, value, label) {
+    var o = document.createElement("option");
+    o.value = value;
+    o.textContent = label;
+    select.appendChild(o);
   }
-  function shardFile(key) {
-    var out = "";
-    for (var ch of key) {
-      out += /^[a-z0-9]$/i.test(ch) ? ch : "_" + ch.codePointAt(0).toString(16);
-    }
-    return out;
-  }
-  function postingsFor(meta, term) {
-    var key = Array.from(term).slice(0, meta.prefix).join("");
-    if (meta.shards.indexOf(key) < 0) return Promise.resolve(null);
-    return getJSON("index/" + shardFile(key) + ".json").then(function (shard) {
-      var scores = new Map();
-      var terms = shard[term] ? [term] : Object.keys(shard).filter(function (t) { return t.indexOf(term) === 0; }).slice(0, 20);
-      if (terms.length === 0) return null;
-      terms.forEach(function (t) {
-        var p = shard[t];
-        for (var i = 0; i < p.length; i += 2) scores.set(p[i], (scores.get(p[i]) || 0) + p[i + 1]);
-      });
-      return scores;
+  var filtersReady = getJSON("meta.json").then(function (meta) {
+    if (catSelect) meta.categories.forEach(function (c) { option(catSelect, c[0], c[0] + " (" + number.format(c[1]) + ")"); });
+    [fromSelect, toSelect].forEach(function (s) {
+      if (s) meta.years.forEach(function (y) { option(s, y[0], y[0]); });
     });
+  }).catch(function () {});
+
+  // The abstract around the first matched word, matched words marked (as DOM text, never
+  // as HTML: the abstract is feed text).
+  function snippet(text, stems, words) {
+    var p = document.createElement("p");
+    p.className = "snippet";
+    var parts = text.split(/([^\p{Alphabetic}\p{N}]+)/u);
+    var isHit = function (t) {
+      var low = t.toLowerCase();
+      return words.indexOf(low) >= 0 || stems.some(function (s) { return s.length >= 3 && low.indexOf(s) === 0 && !/^[cy]:/.test(s); });
+    };
+    var first = parts.findIndex(function (t, i) { return i % 2 === 0 && t && isHit(t); });
+    var start = first > 24 ? first - 16 : 0;
+    var end = Math.min(parts.length, start + 80);
+    if (start > 0) p.appendChild(document.createTextNode("… "));
+    for (var i = start; i < end; i++) {
+      if (i % 2 === 0 && parts[i] && isHit(parts[i])) {
+        var m = document.createElement("mark");
+        m.textContent = parts[i];
+        p.appendChild(m);
+      } else {
+        p.appendChild(document.createTextNode(parts[i]));
+      }
+    }
+    if (end < parts.length) p.appendChild(document.createTextNode(" …"));
+    return p;
+  }
+  function pageLink(label, page, rel) {
+    var a = document.createElement("a");
+    var url = new URL(location.href);
+    url.searchParams.set("page", page);
+    a.href = url.pathname + url.search;
+    a.textContent = label;
+    a.rel = rel;
+    a.addEventListener("click", function (ev) { ev.preventDefault(); go(page); });
+    return a;
   }
   var seq = 0;
-  function run(q) {
+  function current() {
+    return {
+      category: catSelect ? catSelect.value : "",
+      from: fromSelect ? fromSelect.value : "",
+      to: toSelect ? toSelect.value : "",
+    };
+  }
+  function remember(page) {
+    var url = new URL(location.href);
+    var o = current();
+    url.searchParams.set("q", input.value);
+    ["category", "from", "to"].forEach(function (k) { if (o[k]) url.searchParams.set(k, o[k]); else url.searchParams.delete(k); });
+    if (page > 1) url.searchParams.set("page", page); else url.searchParams.delete("page");
+    history.replaceState(null, "", url);
+  }
+  function go(page) {
+    remember(page);
+    run(input.value, page);
+  }
+  function run(q, page) {
     var mine = ++seq;
-    var terms = tokenize(q);
-    list.textContent = "";
-    if (terms.length === 0) { status.textContent = ""; return; }
+    var opts = current();
+    opts.page = page || 1;
+    if (tokenize(q).length === 0) { list.textContent = ""; status.textContent = ""; if (pager) pager.textContent = ""; return; }
     status.textContent = "Searching…";
-    getJSON("meta.json").then(function (meta) {
-      return Promise.all(terms.map(function (t) { return postingsFor(meta, t); })).then(function (sets) {
-        if (sets.some(function (s) { return s === null; })) return [meta, []];
-        var total = new Map(sets[0]);
-        sets.slice(1).forEach(function (s) {
-          total.forEach(function (v, d) { if (s.has(d)) total.set(d, v + s.get(d)); else total.delete(d); });
-        });
-        var top = Array.from(total.entries()).sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; }).slice(0, 30);
-        return [meta, top];
+    query(q, opts).then(function (r) {
+      if (mine !== seq) return;
+      list.textContent = "";
+      if (pager) pager.textContent = "";
+      list.start = (r.page - 1) * PAGE + 1;
+      var matched = [].concat.apply([], r.words.map(function (w) { return w[1]; }));
+      var guessed = r.words.filter(function (w) { return w[1].length > 0 && w[1].indexOf(w[0]) < 0; });
+      status.textContent = r.total === 0 ? "No papers match." :
+        number.format(r.total) + (r.total === 1 ? " paper" : " papers") +
+        (r.pages > 1 ? ", page " + r.page + " of " + r.pages : "") +
+        (guessed.length ? " (also for " + guessed.map(function (w) { return w[1].slice(0, 3).join(", "); }).join("; ") + ")" : "");
+      r.results.forEach(function (d) {
+        var li = document.createElement("li");
+        var a = document.createElement("a");
+        a.href = d.url;
+        a.textContent = d.title;
+        var small = document.createElement("span");
+        small.className = "muted";
+        small.textContent = " " + d.category + " · " + d.date + (d.authors ? " · " + d.authors : "");
+        li.appendChild(a);
+        li.appendChild(small);
+        if (d.abstract) li.appendChild(snippet(d.abstract, r.stems, matched));
+        list.appendChild(li);
       });
-    }).then(function (r) {
-      var meta = r[0], top = r[1];
-      var chunks = Array.from(new Set(top.map(function (e) { return Math.floor(e[0] / meta.chunk); })));
-      return Promise.all(chunks.map(function (c) { return getJSON("docs/" + c + ".json"); })).then(function (loaded) {
-        if (mine !== seq) return;
-        var byChunk = {};
-        chunks.forEach(function (c, i) { byChunk[c] = loaded[i]; });
-        status.textContent = top.length === 0 ? "No papers match." : top.length + (top.length === 30 ? "+" : "") + (top.length === 1 ? " paper" : " papers");
-        top.forEach(function (e) {
-          var d = byChunk[Math.floor(e[0] / meta.chunk)][e[0] % meta.chunk];
-          var li = document.createElement("li");
-          var a = document.createElement("a");
-          a.href = d[0];
-          a.textContent = d[1];
-          var small = document.createElement("span");
-          small.className = "muted";
-          small.textContent = " " + d[4] + " · " + d[3] + (d[2] ? " · " + d[2] : "");
-          li.appendChild(a);
-          li.appendChild(small);
-          list.appendChild(li);
-        });
-      });
+      if (pager && r.pages > 1) {
+        if (r.page > 1) pager.appendChild(pageLink("← Previous", r.page - 1, "prev"));
+        if (r.page < r.pages) pager.appendChild(pageLink("Next →", r.page + 1, "next"));
+      }
     }).catch(function (err) {
-      status.textContent = "Search is unavailable: " + err.message;
+      if (mine === seq) status.textContent = "Search is unavailable: " + err.message;
     });
   }
   var timer = null;
   input.addEventListener("input", function () {
     clearTimeout(timer);
-    timer = setTimeout(function () {
-      var url = new URL(location.href);
-      url.searchParams.set("q", input.value);
-      history.replaceState(null, "", url);
-      run(input.value);
-    }, 150);
+    timer = setTimeout(function () { go(1); }, 150);
   });
-  form.addEventListener("submit", function (ev) { ev.preventDefault(); run(input.value); });
-  var q = new URLSearchParams(location.search).get("q");
-  if (q) { input.value = q; run(q); }
+  [catSelect, fromSelect, toSelect].forEach(function (s) { if (s) s.addEventListener("change", function () { go(1); }); });
+  form.addEventListener("submit", function (ev) { ev.preventDefault(); go(1); });
+  var params = new URLSearchParams(location.search);
+  var q = params.get("q");
+  filtersReady.then(function () {
+    if (catSelect && params.get("category")) catSelect.value = params.get("category");
+    if (fromSelect && params.get("from")) fromSelect.value = params.get("from");
+    if (toSelect && params.get("to")) toSelect.value = params.get("to");
+    if (q) { input.value = q; run(q, parseInt(params.get("page"), 10) || 1); }
+  });
 })();
