@@ -380,6 +380,10 @@ pub struct EmailConfig {
     pub smtp_port: Option<u16>,
     #[serde(default)]
     pub smtp_security: SmtpSecurity,
+    /// A PEM certificate to trust besides the system's, for a relay whose certificate
+    /// comes from a private authority (relative to the site's folder).
+    #[serde(default)]
+    pub smtp_ca_file: Option<std::path::PathBuf>,
     /// Where a reader unsubscribes: a mailto: or https: URL, or both as a list. They go
     /// into List-Unsubscribe and the footer; an https one also gives
     /// List-Unsubscribe-Post (one-click, RFC 8058), as Gmail and Yahoo ask of bulk senders.
@@ -414,6 +418,7 @@ impl Default for EmailConfig {
             smtp_host: None,
             smtp_port: None,
             smtp_security: SmtpSecurity::default(),
+            smtp_ca_file: None,
             list_unsubscribe: Vec::new(),
             list_id: None,
             reason: default_reason(),

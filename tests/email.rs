@@ -514,3 +514,155 @@ fn one_list_address_gets_one_message_and_frozen_picks_the_newest_frozen_week() {
     assert!(stderr(&early).contains("no week is frozen yet"));
     assert_eq!(smtp.messages().len(), 1);
 }
+
+/// A private certificate authority and a certificate for 127.0.0.1 it signed (openssl), in
+/// `dir`: ca.pem, server.pem, server.key.
+fn throwaway_certificates(dir: &Path) {
+    let openssl = |args: &[&str]| {
+        let out = Command::new("openssl")
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .expect("openssl runs");
+        assert!(
+            out.status.success(),
+            "openssl {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    let ec = [
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+    ];
+    openssl(
+        &[
+            &["req", "-x509"][..],
+            &ec,
+            &[
+                "-keyout",
+                "ca.key",
+                "-out",
+                "ca.pem",
+                "-days",
+                "2",
+                "-subj",
+                "/CN=paperboy test CA",
+            ],
+            &[
+                "-addext",
+                "basicConstraints=critical,CA:TRUE",
+                "-addext",
+                "keyUsage=critical,keyCertSign",
+            ],
+        ]
+        .concat(),
+    );
+    openssl(
+        &[
+            &["req"][..],
+            &ec,
+            &[
+                "-keyout",
+                "server.key",
+                "-out",
+                "server.csr",
+                "-subj",
+                "/CN=127.0.0.1",
+            ],
+        ]
+        .concat(),
+    );
+    std::fs::write(
+        dir.join("ext.cnf"),
+        "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n",
+    )
+    .unwrap();
+    openssl(&[
+        "x509",
+        "-req",
+        "-in",
+        "server.csr",
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-out",
+        "server.pem",
+        "-days",
+        "2",
+        "-extfile",
+        "ext.cnf",
+    ]);
+}
+
+#[test]
+#[ignore = "needs aiosmtpd; scripts/test runs it"]
+fn starttls_and_implicit_tls_with_credentials_from_the_environment() {
+    let certs = tempfile::tempdir().unwrap();
+    throwaway_certificates(certs.path());
+    let cert = certs.path().join("server.pem");
+    let key = certs.path().join("server.key");
+    for (mode, security) in [("starttls", "starttls"), ("implicit", "tls")] {
+        let server = SmtpServer::start(&[
+            "--tls",
+            mode,
+            "--cert",
+            cert.to_str().unwrap(),
+            "--key",
+            key.to_str().unwrap(),
+            "--auth",
+            "digest-bot:s3cret pass",
+        ]);
+        let site = example_site();
+        with_email_config(
+            site.path(),
+            server.port,
+            &addresses(&["reader@example.org"]),
+        );
+        let config = read(site.path().join("paperboy.toml")).replace(
+            "smtp_security = \"none\"",
+            &format!("smtp_security = \"{security}\""),
+        );
+        let trusting = format!("{config}smtp_ca_file = {:?}\n", certs.path().join("ca.pem"));
+        let out_dir = site.path().join("out");
+        let send = |config: &str, password: &str| {
+            std::fs::write(site.path().join("paperboy.toml"), config).unwrap();
+            Command::new(env!("CARGO_BIN_EXE_paperboy"))
+                .arg("--root")
+                .arg(site.path())
+                .args(["email", "--week", "2025-W34", "--send", "--out"])
+                .arg(&out_dir)
+                .env("PAPERBOY_SMTP_USER", "digest-bot")
+                .env("PAPERBOY_SMTP_PASSWORD", password)
+                .output()
+                .unwrap()
+        };
+        // A certificate nobody vouches for is refused before anything is said.
+        let untrusted = send(&config, "s3cret pass");
+        assert_eq!(
+            untrusted.status.code(),
+            Some(1),
+            "{mode}: {}",
+            stderr(&untrusted)
+        );
+        assert!(
+            server.messages().is_empty(),
+            "{mode}: sent over an untrusted connection"
+        );
+        // A wrong password is an error naming no secret, and nothing is sent.
+        let wrong = send(&trusting, "wrong");
+        assert_eq!(wrong.status.code(), Some(1), "{mode}: {}", stderr(&wrong));
+        assert!(!stderr(&wrong).contains("wrong") && !stderr(&wrong).contains("s3cret"));
+        assert!(server.messages().is_empty());
+        // With the private authority trusted and the right credentials, it goes.
+        let ok = send(&trusting, "s3cret pass");
+        assert_ok(&ok);
+        let messages = server.messages();
+        assert_eq!(messages.len(), 1, "{mode}");
+        assert!(messages[0].0.ends_with("reader@example.org.eml"));
+    }
+}

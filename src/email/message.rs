@@ -143,14 +143,35 @@ pub fn build(
         .context("cannot build the email message")
 }
 
-pub fn transport(email: &EmailConfig) -> Result<lettre::SmtpTransport> {
+pub fn transport(root: &std::path::Path, email: &EmailConfig) -> Result<lettre::SmtpTransport> {
+    use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
     let host = email
         .smtp_host
         .as_deref()
         .ok_or_else(|| anyhow!("paperboy.toml: [email] smtp_host is needed to --send"))?;
+    let tls = || -> Result<TlsParameters> {
+        let mut params = TlsParameters::builder(host.to_string());
+        if let Some(file) = &email.smtp_ca_file {
+            let path = root.join(file);
+            let pem = std::fs::read(&path)
+                .with_context(|| format!("[email] smtp_ca_file: cannot read {}", path.display()))?;
+            let cert = Certificate::from_pem(&pem).with_context(|| {
+                format!(
+                    "[email] smtp_ca_file: {} is not a PEM certificate",
+                    path.display()
+                )
+            })?;
+            params = params.add_root_certificate(cert);
+        }
+        Ok(params.build()?)
+    };
     let mut builder = match email.smtp_security {
-        SmtpSecurity::Starttls => lettre::SmtpTransport::starttls_relay(host)?,
-        SmtpSecurity::Tls => lettre::SmtpTransport::relay(host)?,
+        SmtpSecurity::Starttls => lettre::SmtpTransport::builder_dangerous(host)
+            .port(587)
+            .tls(Tls::Required(tls()?)),
+        SmtpSecurity::Tls => lettre::SmtpTransport::builder_dangerous(host)
+            .port(465)
+            .tls(Tls::Wrapper(tls()?)),
         SmtpSecurity::None => lettre::SmtpTransport::builder_dangerous(host),
     };
     if let Some(port) = email.smtp_port {

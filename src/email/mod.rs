@@ -211,7 +211,7 @@ fn deliver(
         bail!("paperboy.toml: [email] to: no recipients");
     }
     let mut state = sent::load(root, &n.week)?;
-    let smtp = message::transport(email)?;
+    let smtp = message::transport(root, email)?;
     for to in &email.to {
         let before = state.count(to);
         if before > 0 && !opts.resend {

@@ -1,6 +1,7 @@
 """A real SMTP server on 127.0.0.1 for the email tests (aiosmtpd).
 
     smtp_server.py DIR [--drop-after N] [--stall-at N] [--tempfail WORD]
+                       [--tls starttls|implicit --cert PEM --key PEM] [--auth USER:PASSWORD]
 
 Prints its port on the first line of stdout, then saves every message it accepts as
 DIR/<n>-<recipient>.eml (and appends "<time> <recipient>" to DIR/log.txt). Recipients whose
@@ -8,6 +9,9 @@ address contains "refuse" get a 550 (for good). Those containing WORD (--tempfai
 451 the first time, then are accepted. With --drop-after N, the connection is dropped
 (closed without a reply) when the (N+1)th message begins, once. With --stall-at N, the
 server prints "STALL" on stdout when the Nth message begins and answers nothing more.
+With --tls, the connection is protected with the given certificate: STARTTLS, which the
+server then requires before mail, or TLS from the first byte. With --auth, mail is taken
+only after AUTH with that user and password (over TLS only).
 Stops by itself after two minutes, or when stdin closes.
 """
 import argparse
@@ -18,7 +22,10 @@ import threading
 import time
 from pathlib import Path
 
+import ssl
+
 from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import AuthResult, LoginPassword
 
 
 class Handler:
@@ -68,13 +75,44 @@ def main():
     parser.add_argument("--drop-after", type=int)
     parser.add_argument("--stall-at", type=int)
     parser.add_argument("--tempfail")
+    parser.add_argument("--tls", choices=["starttls", "implicit"])
+    parser.add_argument("--cert")
+    parser.add_argument("--key")
+    parser.add_argument("--auth")
     args = parser.parse_args()
     out = Path(args.dir)
     out.mkdir(parents=True, exist_ok=True)
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    controller = Controller(Handler(out, args), hostname="127.0.0.1", port=port)
+    options = {}
+    if args.tls:
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(args.cert, args.key)
+        if args.tls == "starttls":
+            options.update(tls_context=context, require_starttls=True)
+        else:
+            options.update(ssl_context=context)
+    if args.auth:
+        user, password = args.auth.split(":", 1)
+
+        def authenticator(server, session, envelope, mechanism, auth_data):
+            ok = (
+                isinstance(auth_data, LoginPassword)
+                and auth_data.login.decode() == user
+                and auth_data.password.decode() == password
+            )
+            # handled=False: the server itself answers 235 or 535.
+            return AuthResult(success=ok, handled=False)
+
+        # aiosmtpd counts only STARTTLS as TLS for auth_require_tls; an implicit-TLS
+        # connection is encrypted from its first byte anyway.
+        options.update(
+            authenticator=authenticator,
+            auth_required=True,
+            auth_require_tls=args.tls != "implicit",
+        )
+    controller = Controller(Handler(out, args), hostname="127.0.0.1", port=port, **options)
     controller.start()
     print(port, flush=True)
     done = threading.Event()
