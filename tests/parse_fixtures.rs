@@ -339,3 +339,74 @@ fn malformed_cases_salvage_or_name_the_position() {
     let (_, feed) = m("fp_entity_nbsp_undeclared.xml").unwrap();
     assert!(feed.warnings.iter().any(|w| w.contains("&nbsp;")));
 }
+
+/// Each of the 20 malformed feeds, with what a reader of the file expects: the papers its
+/// whole items hold (counted in the fixture: `grep -c '<item\|<entry'`, less a cut-off
+/// entry), or an error that says what is wrong.
+#[test]
+#[ignore = "needs the shared fixtures; scripts/test runs it"]
+fn each_malformed_feed_salvages_its_whole_items_or_says_why() {
+    let dir = need_fixtures!();
+    enum Want {
+        Papers(usize),
+        Error(&'static str),
+    }
+    use Want::*;
+    let cases = [
+        // `</rss` never closed, on line 6, and no item before it to keep.
+        ("fp_aaa_illformed_unterminated_end_tag.xml", Error("line 6")),
+        ("fp_always_strip_doctype_xhtml.xml", Papers(0)),
+        ("fp_bogus_encoding_decl.xml", Papers(0)),
+        ("fp_demoronize-1_c1_control_bytes.xml", Papers(1)),
+        ("fp_double_encoded_html.xml", Papers(1)),
+        ("fp_entity_alpha_undeclared.xml", Papers(0)),
+        ("fp_entity_hellip_undeclared.xml", Papers(0)),
+        ("fp_entity_nbsp_undeclared.xml", Papers(0)),
+        ("fp_high_bit_date_iso-8859-7.xml", Papers(0)),
+        // Its only item opens with `<item` and no `>`; the parser stops at line 13.
+        (
+            "fp_htmlish_internal_dtd_entity_broken_tag.xml",
+            Error("line 13"),
+        ),
+        // No item, and `</rss` unterminated on line 10.
+        ("fp_invalid_bytes_after_utf8_bom.xml", Error("line 10")),
+        ("fp_koi8r_no_encoding_decl.xml", Papers(1)),
+        ("fp_rss_empty_document.xml", Error("empty")),
+        ("fp_rss_incomplete_cdata_eof.xml", Error("line 13")),
+        ("fp_rss_item_description_naked_markup.xml", Papers(1)),
+        ("fp_undeclared_namespace_prefix.xml", Papers(0)),
+        ("nodefp_unescaped_ampersand_in_link.xml", Papers(3)),
+        ("real_arxiv_atom_cs.AI_truncated_mid_entry.xml", Papers(4)),
+        (
+            "real_html_document_moved_instead_of_feed.xml",
+            Error("not a feed"),
+        ),
+        // An entry with nothing in it but an empty author is no paper (and is said).
+        ("rssparser_atom_entry_empty_author_only.xml", Papers(0)),
+    ];
+    let on_disk = std::fs::read_dir(dir.join("malformed")).unwrap().count();
+    assert_eq!(
+        on_disk,
+        cases.len(),
+        "a malformed fixture without its case here"
+    );
+    let mut wrong = Vec::new();
+    for (name, want) in cases {
+        let got = parse(&dir, &format!("malformed/{name}"));
+        let ok = match (&want, &got) {
+            (Papers(n), Ok((_, feed))) => feed.papers.len() == *n,
+            (Error(text), Err(e)) => format!("{e:#}").contains(text),
+            _ => false,
+        };
+        if !ok {
+            wrong.push(format!(
+                "{name}: got {}",
+                match &got {
+                    Ok((_, f)) => format!("{} papers, warnings {:?}", f.papers.len(), f.warnings),
+                    Err(e) => format!("error {e:#}"),
+                }
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
