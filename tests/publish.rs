@@ -49,15 +49,26 @@ fn snapshots_are_byte_identical_and_verify() {
     ));
     let mut names = Vec::new();
     let mut manifest = String::new();
+    let mut times = std::collections::BTreeSet::new();
     for entry in archive.entries().unwrap() {
         let mut entry = entry.unwrap();
         let name = entry.path().unwrap().to_string_lossy().into_owned();
-        assert_eq!(entry.header().uid().unwrap(), 0);
+        // Fixed owners and times: nothing of the machine that made it.
+        let header = entry.header();
+        assert_eq!((header.uid().unwrap(), header.gid().unwrap()), (0, 0), "{name}");
+        assert!(
+            header.username().unwrap().unwrap_or("").is_empty()
+                || header.username().unwrap() == Some("root"),
+            "{name}: owner {:?}",
+            header.username()
+        );
+        times.insert(header.mtime().unwrap());
         if name == "MANIFEST.sha256" {
             entry.read_to_string(&mut manifest).unwrap();
         }
         names.push(name);
     }
+    assert_eq!(times.len(), 1, "entries with different times: {times:?}");
     assert_eq!(names[0], "MANIFEST.sha256");
     assert_eq!(names[1], "FIGURES.tsv");
     let mut sorted = names[2..].to_vec();
@@ -98,6 +109,15 @@ fn snapshots_are_byte_identical_and_verify() {
             .count(),
         names.len()
     );
+
+    // The same manifest lies beside the archive.
+    let beside: Vec<PathBuf> = std::fs::read_dir(tar1.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".sha256"))
+        .collect();
+    assert_eq!(beside.len(), 1, "{beside:?}");
+    assert_eq!(std::fs::read_to_string(&beside[0]).unwrap(), manifest);
 
     let ok = paperboy(
         site.path(),
