@@ -499,7 +499,18 @@ impl Config {
                 .span()
                 .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1)
                 .unwrap_or(0);
-            anyhow::anyhow!("{}:{}: {}", path.display(), line, e.message().trim_end())
+            let message = e.message().trim_end();
+            // A wrong value's message names the type, not the key: take it from the line.
+            let key = text
+                .lines()
+                .nth(line.saturating_sub(1))
+                .and_then(|l| l.split_once('='))
+                .map(|(k, _)| k.trim())
+                .filter(|k| !k.is_empty() && !k.starts_with('[') && !message.contains(k));
+            match key {
+                Some(key) => anyhow::anyhow!("{}:{}: key `{key}`: {message}", path.display(), line),
+                None => anyhow::anyhow!("{}:{}: {message}", path.display(), line),
+            }
         })?;
         config.validate(path)?;
         Ok(config)
