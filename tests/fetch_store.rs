@@ -51,8 +51,9 @@ fn new_version_updates_fields_and_keeps_the_editors_words() {
     let digest = read(site.path().join(format!("content/digests/{week}.md")));
     assert!(digest.contains("\"2104.12255\""), "{digest}");
 
-    // An editor reviews the paper.
+    // An editor reviews the paper, and notes something outside [review].
     let edited = original
+        .replacen("+++\n", "+++\n# picked for the reading group\n", 1)
         .replace(
             "headline = \"\"",
             "headline = \"Zero is a title\" # checked by hand",
@@ -81,6 +82,10 @@ fn new_version_updates_fields_and_keeps_the_editors_words() {
         review_before, review_after,
         "review table and body untouched"
     );
+    assert!(
+        after.starts_with("+++\n# picked for the reading group\n"),
+        "a comment outside [review] is kept: {after}"
+    );
 
     // Listed as updated in the week of the new version, never again as new.
     let w47 = read(site.path().join("content/digests/2026-W47.md"));
@@ -96,6 +101,32 @@ fn new_version_updates_fields_and_keeps_the_editors_words() {
     assert_ok(&again);
     assert!(stderr(&again).contains("1 duplicate"), "{}", stderr(&again));
     assert_eq!(read(&page), after);
+}
+
+#[test]
+#[ignore = "needs the shared fixtures; scripts/test runs it"]
+fn a_paper_kept_in_yaml_is_updated_in_yaml() {
+    let fixtures = need_fixtures!();
+    let site = temp_site(common::BASIC_CONFIG);
+    let scratch = tempfile::tempdir().unwrap();
+    let (v1, v2) = versions(&fixtures, scratch.path());
+    assert_ok(&fetch_file(site.path(), &v1, &[]));
+    let page = site.path().join("content/papers/2104/2104.12255.md");
+    // An editor keeps the page in YAML, as Hugo sites often do.
+    let yaml = "---\nid: \"2104.12255\"\nversion: 1\ntitle: \"0\"\nauthors: [\"A. Writer\"]\npublished: 2021-04-19T00:00:00Z\nupdated: 2021-04-19T00:00:00Z\nprimary_category: cs.DC\ncategories: [cs.DC]\nabstract: \"Old abstract.\"\nsource: arxiv\n# the editor's note\nreview:\n  headline: \"Kept in YAML\"\n---\nBody text.\n";
+    std::fs::write(&page, yaml).unwrap();
+    let out = fetch_file(site.path(), &v2, &[]);
+    assert_ok(&out);
+    let after = read(&page);
+    assert!(after.starts_with("---\n"), "still YAML: {after}");
+    let front: serde_json::Value = {
+        let inner = &after[4..after[4..].find("\n---\n").unwrap() + 4];
+        serde_saphyr::from_str(inner).unwrap_or_else(|e| panic!("{e}: {inner}"))
+    };
+    assert_eq!(front["version"], 2, "{after}");
+    assert_eq!(front["review"]["headline"], "Kept in YAML");
+    assert!(after.contains("# the editor's note"), "{after}");
+    assert!(after.ends_with("---\nBody text.\n"), "{after}");
 }
 
 #[test]

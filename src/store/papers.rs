@@ -205,23 +205,122 @@ pub fn render_update(existing: &str, p: &Paper, path: &Path) -> Result<String> {
             Ok(format!("+++\n{doc}+++\n{}", split.body))
         }
         Format::Yaml => {
-            // YAML front matter is rewritten as TOML; the editor's values and body stay.
             let old: serde_json::Value = serde_saphyr::from_str(split.front)
                 .map_err(|e| anyhow!("{}: {}", path.display(), e))?;
-            let mut doc = DocumentMut::new();
-            set_feed_fields(&mut doc, p);
-            for key in ["review", "extra"] {
-                if let Some(v) = old.get(key) {
-                    let as_toml = toml::to_string(&serde_json::json!({ key: v }))?;
-                    let parsed: DocumentMut = as_toml.parse()?;
-                    if let Some(item) = parsed.get(key) {
-                        doc[key] = item.clone();
-                    }
-                }
+            let mut fields = feed_fields_json(p);
+            // Links other than abs and pdf are the editor's.
+            let mut links = old
+                .get("links")
+                .and_then(|l| l.as_object())
+                .cloned()
+                .unwrap_or_default();
+            links.insert("abs".into(), p.links.abs.as_str().into());
+            links.insert("pdf".into(), p.links.pdf.as_str().into());
+            fields.push(("links", serde_json::Value::Object(links)));
+            if p.license.is_empty() {
+                // Only ever filled in: a licence review found stays.
+                fields.retain(|(k, _)| *k != "license");
             }
-            Ok(format!("+++\n{doc}+++\n{}", split.body))
+            let front = yaml_replace(split.front, &fields)?;
+            Ok(format!("---\n{front}---\n{}", split.body))
         }
     }
+}
+
+/// The feed's fields as `set_feed_fields` writes them, for a YAML file.
+fn feed_fields_json(p: &Paper) -> Vec<(&'static str, serde_json::Value)> {
+    let time = |t: chrono::DateTime<chrono::Utc>| {
+        serde_json::Value::from(t.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true))
+    };
+    let mut fields = vec![
+        ("id", p.id.as_str().into()),
+        ("version", (p.version as i64).into()),
+        ("title", p.title.as_str().into()),
+        ("authors", p.authors.clone().into()),
+        ("published", time(p.published)),
+        ("updated", time(p.updated)),
+    ];
+    if let Some(a) = p.announced {
+        fields.push(("announced", time(a)));
+    }
+    fields.push(("primary_category", p.primary_category.as_str().into()));
+    fields.push(("categories", p.categories.clone().into()));
+    if !p.classes.is_empty() {
+        fields.push(("classes", p.classes.clone().into()));
+    }
+    fields.extend([
+        ("abstract", p.abstract_text.as_str().into()),
+        ("comment", p.comment.as_str().into()),
+        ("journal_ref", p.journal_ref.as_str().into()),
+        ("doi", p.doi.as_str().into()),
+        ("source", p.source.as_str().into()),
+        ("license", p.license.as_str().into()),
+    ]);
+    fields
+}
+
+/// YAML front matter with the top-level keys of `fields` set to their values, written where
+/// the first of them was, and every other line (other keys, comments, blank lines) as it
+/// was. A key's block is its line and the lines under it that are indented or list items.
+fn yaml_replace(front: &str, fields: &[(&str, serde_json::Value)]) -> Result<String> {
+    let replaced = |line: &str| {
+        fields.iter().any(|(k, _)| {
+            line.strip_prefix(k)
+                .is_some_and(|rest| rest.trim_start().starts_with(':'))
+        })
+    };
+    let mut kept: Vec<&str> = Vec::new();
+    let mut at = None;
+    let mut skipping = false;
+    for line in front.lines() {
+        let continues = line.starts_with([' ', '\t']) || line.starts_with("- ") || line == "-";
+        if skipping && continues {
+            continue;
+        }
+        skipping = false;
+        if replaced(line) {
+            at.get_or_insert(kept.len());
+            skipping = true;
+            continue;
+        }
+        kept.push(line);
+    }
+    let mut map = serde_json::Map::new();
+    for (k, v) in fields {
+        map.insert((*k).to_string(), v.clone());
+    }
+    let new = serde_saphyr::to_string(&serde_json::Value::Object(map))
+        .context("cannot write YAML front matter")?;
+    // serde_json's map is sorted; put the keys back in the order given.
+    let mut blocks: Vec<(usize, String)> = Vec::new();
+    for line in new.lines() {
+        let top = !line.starts_with([' ', '\t']) && !line.starts_with('-');
+        if top || blocks.is_empty() {
+            let order = fields
+                .iter()
+                .position(|(k, _)| line.starts_with(&format!("{k}:")))
+                .unwrap_or(usize::MAX);
+            blocks.push((order, String::new()));
+        }
+        let block = &mut blocks.last_mut().expect("a block").1;
+        block.push_str(line);
+        block.push('\n');
+    }
+    blocks.sort_by_key(|b| b.0);
+    let at = at.unwrap_or(kept.len());
+    let mut out = String::new();
+    for line in &kept[..at] {
+        out.push_str(line);
+        out.push('\n');
+    }
+    for (_, block) in &blocks {
+        out.push_str(block);
+    }
+    for line in &kept[at..] {
+        out.push_str(line);
+        out.push('\n');
+    }
+    Ok(out)
 }
 
 /// The text of an existing paper file with its `[machine]` table replaced by `machine`
@@ -242,16 +341,20 @@ pub fn render_machine(
                 .map_err(|e| anyhow!("{}: {}", path.display(), e))?,
             split.body,
         ),
-        // YAML is rewritten as TOML, as fetch does when it updates one.
         Format::Yaml => {
-            let front: PaperFront = frontmatter::parse(&split, path)?;
-            let toml = render_update(existing, &front.to_paper(), path)?;
-            let split = frontmatter::split(&toml, path)?;
-            let doc = split
-                .front
-                .parse()
+            let old: serde_json::Value = serde_saphyr::from_str(split.front)
                 .map_err(|e| anyhow!("{}: {}", path.display(), e))?;
-            return finish_machine(doc, machine, license, split.body);
+            let mut fields = vec![("machine", serde_json::to_value(machine)?)];
+            if let Some(l) = license
+                && old
+                    .get("license")
+                    .and_then(|v| v.as_str())
+                    .is_none_or(str::is_empty)
+            {
+                fields.push(("license", l.into()));
+            }
+            let front = yaml_replace(split.front, &fields)?;
+            return Ok(format!("---\n{front}---\n{}", split.body));
         }
     };
     if let Some(old) = doc.get("machine")
@@ -359,5 +462,45 @@ mod tests {
         );
         assert!(updated.ends_with("+++\nMy commentary.\n"));
         assert!(updated.contains("version = 2"));
+    }
+
+    #[test]
+    fn yaml_stays_yaml_through_fetch_and_review() {
+        let yaml = "---\n# kept by hand\nid: \"2601.00001\"\nversion: 1\ntitle: Old\nauthors:\n- A. Writer\npublished: 2026-01-05T00:00:00Z\nupdated: 2026-01-05T00:00:00Z\nannounced: 2026-01-06T00:00:00Z\nprimary_category: cs.DC\ncategories: [cs.DC]\nabstract: |\n  Two\n  lines.\nsource: arxiv\nlinks:\n  abs: https://arxiv.org/abs/2601.00001\n  code: https://example.org/code\nreview:\n  headline: Mine # a note\nextra:\n  team: yes\n---\nBody.\n";
+        let path = Path::new("p.md");
+        let updated = render_update(yaml, &paper(2), path).unwrap();
+        assert!(updated.starts_with("---\n# kept by hand\n"), "{updated}");
+        assert!(updated.contains("  headline: Mine # a note\n"), "{updated}");
+        assert!(updated.ends_with("---\nBody.\n"), "{updated}");
+        let split = frontmatter::split(&updated, path).unwrap();
+        let front: PaperFront = frontmatter::parse(&split, path).unwrap();
+        assert_eq!(front.to_paper().version, 2);
+        let value: serde_json::Value = serde_saphyr::from_str(split.front).unwrap();
+        assert_eq!(value["links"]["code"], "https://example.org/code");
+        assert_eq!(value["extra"]["team"], true);
+
+        let machine = frontmatter::Machine {
+            headline: "Machine words".into(),
+            reviewed_version: 2,
+            ..Default::default()
+        };
+        let reviewed = render_machine(
+            &updated,
+            &machine,
+            Some("http://creativecommons.org/licenses/by/4.0/"),
+            path,
+        )
+        .unwrap();
+        assert!(reviewed.starts_with("---\n# kept by hand\n"), "{reviewed}");
+        let split = frontmatter::split(&reviewed, path).unwrap();
+        let value: serde_json::Value = serde_saphyr::from_str(split.front).unwrap();
+        assert_eq!(value["machine"]["headline"], "Machine words");
+        assert_eq!(value["review"]["headline"], "Mine");
+        assert_eq!(
+            value["license"],
+            "http://creativecommons.org/licenses/by/4.0/"
+        );
+        let again = render_machine(&reviewed, &machine, None, path).unwrap();
+        assert_eq!(again, reviewed, "a second review changes nothing");
     }
 }
