@@ -279,17 +279,16 @@ fn write_search_index(
     let kept = state
         .and_then(|p| std::fs::read(p).ok())
         .and_then(|bytes| search::SearchState::decode(&bytes));
-    let index = search::build_index(ctx.site, kept, state.is_some())?;
+    let index = search::build_index(ctx.site, kept, state.is_some(), &|rel, json| {
+        out.page(&rel, fingerprint, || Ok(json))
+    })?;
     if let (Some(path), Some(bytes)) = (state, &index.state) {
         // Failing to keep it only costs the next build the tokenizing.
         let _ = std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")))
             .map_err(anyhow::Error::from)
             .and_then(|()| crate::store::atomic::write_atomic(path, bytes));
     }
-    index
-        .files
-        .into_par_iter()
-        .try_for_each(|(rel, json)| out.page(&rel, fingerprint, || Ok(json)))
+    Ok(())
 }
 
 /// Everything every page depends on: the binary, the config, the templates and what

@@ -266,32 +266,38 @@ fn abstracts_for<'s>(site: &'s Site, docs: &[usize]) -> anyhow::Result<Vec<Cow<'
 
 /// The index and what to keep of it.
 pub struct Index {
-    /// (site-relative path, JSON text).
-    pub files: Vec<(String, String)>,
     /// The `SearchState` for the next build, encoded, when asked for.
     pub state: Option<Vec<u8>>,
 }
 
-/// A list as the files hold it: documents ascending, each after the first as the gap from
-/// the one before, each with its score (weight times idf, in hundredths; at least 1).
-fn encoded(list: &[(u32, f32)], idf: f32) -> serde_json::Value {
-    let mut out = Vec::with_capacity(list.len() * 2);
+/// A list as the files hold it, as JSON text: documents ascending, each after the first as
+/// the gap from the one before, each with its score (weight times idf, in hundredths; at
+/// least 1).
+fn encoded(list: &[(u32, f32)], idf: f32) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(list.len() * 6 + 2);
+    out.push('[');
     let mut last = 0;
     for (i, &(d, w)) in list.iter().enumerate() {
-        out.push(serde_json::Value::from(if i == 0 { d } else { d - last }));
-        out.push(((w * idf * 100.0).round() as u32).max(1).into());
+        let score = ((w * idf * 100.0).round() as u32).max(1);
+        let gap = if i == 0 { d } else { d - last };
+        let sep = if i == 0 { "" } else { "," };
+        let _ = write!(out, "{sep}{gap},{score}");
         last = d;
     }
-    serde_json::Value::Array(out)
+    out.push(']');
+    out
 }
 
-/// The files of the index but the document details (`doc_chunk`), and with `keep` the
-/// state to keep for the next build. With `previous`, papers it covers are not tokenized
-/// again.
+/// The files of the index but the document details (`doc_chunk`), each handed to `emit`
+/// (site-relative path, JSON text) as soon as it is made, so that the index is never whole
+/// in memory; and with `keep` the state to keep for the next build. With `previous`,
+/// papers it covers are not tokenized again.
 pub fn build_index(
     site: &Site,
     previous: Option<SearchState>,
     keep: bool,
+    emit: &(dyn Fn(String, String) -> anyhow::Result<()> + Sync),
 ) -> anyhow::Result<Index> {
     let n = site.papers.len();
     // Larger sites get finer shards so that a query's lexicon shard stays small.
@@ -415,30 +421,34 @@ pub fn build_index(
         "categories": categories,
         "years": years,
     });
-    let mut files = vec![("search/meta.json".to_string(), meta.to_string())];
-    files.par_extend(lex.into_par_iter().map(|(key, map)| {
-        (
+    emit("search/meta.json".to_string(), meta.to_string())?;
+    lex.into_par_iter().try_for_each(|(key, map)| {
+        emit(
             format!("search/lex/{}.json", shard_file(&key)),
             serde_json::Value::Object(map).to_string(),
         )
-    }));
-    files.par_extend(small.into_par_iter().map(|(key, entries)| {
-        let map: serde_json::Map<String, serde_json::Value> = entries
-            .into_iter()
-            .map(|(t, l)| (t.clone(), encoded(l, idf(l))))
-            .collect();
-        (
-            format!("search/post/{}.json", shard_file(&key)),
-            serde_json::Value::Object(map).to_string(),
-        )
-    }));
-    files.par_extend(big.into_par_iter().map(|(t, l)| {
-        (
+    })?;
+    small.into_par_iter().try_for_each(|(key, entries)| {
+        // Keys are JSON strings; the lists are JSON already.
+        let mut json = String::from("{");
+        for (i, (t, l)) in entries.into_iter().enumerate() {
+            if i > 0 {
+                json.push(',');
+            }
+            json.push_str(&serde_json::Value::from(t.as_str()).to_string());
+            json.push(':');
+            json.push_str(&encoded(l, idf(l)));
+        }
+        json.push('}');
+        emit(format!("search/post/{}.json", shard_file(&key)), json)
+    })?;
+    big.into_par_iter().try_for_each(|(t, l)| {
+        emit(
             format!("search/term/{}.json", shard_file(t)),
-            encoded(l, idf(l)).to_string(),
+            encoded(l, idf(l)),
         )
-    }));
-    Ok(Index { files, state })
+    })?;
+    Ok(Index { state })
 }
 
 /// Papers per file of document details: a page of 30 results spread over the site loads up
@@ -549,7 +559,7 @@ mod tests {
     #[test]
     fn postings_are_gaps_with_scores() {
         let v = encoded(&[(3, 0.5), (10, 0.25), (11, 0.0)], 2.0);
-        assert_eq!(v, serde_json::json!([3, 100, 7, 50, 1, 1]));
+        assert_eq!(v, "[3,100,7,50,1,1]");
         assert_eq!(cut_at_word("one two three", 8), "one two…");
     }
 }
