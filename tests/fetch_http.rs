@@ -353,3 +353,63 @@ fn arxiv_error_answer_is_reported_not_stored() {
     );
     assert!(!site.path().join("content/papers").exists());
 }
+
+#[test]
+#[ignore = "needs the shared fixtures; scripts/test runs it"]
+fn gzip_bodies_and_last_modified_with_the_cache_on_disk() {
+    use std::io::Write;
+    let dir = need_fixtures!();
+    let body = common::fixture_bytes(&dir, "general/biorxiv_bioinformatics_2025-04-13_rss1.xml");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&body).unwrap();
+    let gzipped = gz.finish().unwrap();
+    let stamp = "Sun, 13 Apr 2025 06:00:00 GMT";
+    let server = TestServer::start(move |req, _| {
+        if req.header("if-modified-since") == Some(stamp) {
+            return Reply::Full(304, vec![], vec![]);
+        }
+        let mut headers = vec![("Last-Modified".to_string(), stamp.to_string())];
+        if req.header("accept-encoding").is_some_and(|e| e.contains("gzip")) {
+            headers.push(("Content-Encoding".into(), "gzip".into()));
+            Reply::Full(200, headers, gzipped.clone())
+        } else {
+            Reply::Full(200, headers, body.clone())
+        }
+    });
+    let site = temp_site(&config(
+        &format!(
+            "[[sources]]\nkind = \"feed\"\nname = \"bioRxiv\"\nurl = \"{}\"\n",
+            server.url("/bio")
+        ),
+        "",
+    ));
+    assert_ok(&paperboy(site.path(), &["fetch"]));
+    // The feed's 30 items, as counted in the file.
+    let items = String::from_utf8_lossy(&common::fixture_bytes(
+        &dir,
+        "general/biorxiv_bioinformatics_2025-04-13_rss1.xml",
+    ))
+    .matches("<item ")
+    .count();
+    assert_eq!(papers_written(site.path()), items);
+    let reqs = server.requests();
+    assert!(
+        reqs[0].header("accept-encoding").is_some_and(|e| e.contains("gzip")),
+        "asks for gzip"
+    );
+    // What the next run sends comes from .cache/http/ on disk.
+    let cached = walkdir::WalkDir::new(site.path().join(".cache/http"))
+        .into_iter()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_file())
+        .count();
+    assert!(cached >= 1, "nothing kept in .cache/http/");
+    let second = paperboy(site.path(), &["fetch"]);
+    assert_ok(&second);
+    assert_eq!(server.requests()[1].header("if-modified-since"), Some(stamp));
+    assert!(stderr(&second).contains("1 feed unchanged (304)"), "{}", stderr(&second));
+    // Without the cache, the feed is asked for whole again.
+    std::fs::remove_dir_all(site.path().join(".cache/http")).unwrap();
+    assert_ok(&paperboy(site.path(), &["fetch"]));
+    assert_eq!(server.requests()[2].header("if-modified-since"), None);
+}
