@@ -703,6 +703,29 @@ fn author_pages_take_unchanged_papers_lines_from_the_last_build_and_render_chang
     assert_ok(&paperboy(site.path(), &["build"]));
     assert!(read(public.join("authors/weizhen-li/index.html")).contains("renamed:"));
     assert_equals_full_build(site.path());
+    // No page or feed that links to the paper shows an old title; those that show a title
+    // (some show the editor's headline instead) show the new one.
+    let mut showing = 0;
+    for entry in walkdir::WalkDir::new(&public) {
+        let entry = entry.unwrap();
+        let name = entry.path().to_string_lossy().into_owned();
+        if !(name.ends_with(".html") || name.ends_with(".xml")) {
+            continue;
+        }
+        let text = read(entry.path());
+        if !text.contains("papers/2508.13167/") {
+            continue;
+        }
+        showing += usize::from(text.contains("Chain-of-Agents, renamed:"));
+        assert!(
+            !text.contains("Chain-of-Agents, retitled:") && !text.contains("Chain-of-Agents: End"),
+            "{name} shows an old title"
+        );
+    }
+    assert!(
+        showing >= 4,
+        "the paper, its week, its categories and its authors: {showing}"
+    );
 }
 
 /// The numbered pages of a category, by number, with their HTML.
