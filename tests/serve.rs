@@ -167,4 +167,29 @@ fn serves_rebuilds_and_keeps_the_last_good_site_on_a_broken_edit() {
             serde_json::from_str(&get(&format!("{}/__paperboy/events", serve.url)).1).unwrap();
         v["error"].is_null()
     });
+
+    // A template, a static file and the config, each changed, are served rebuilt.
+    let template = site.path().join("themes/default/templates/digest.html");
+    let text = read(&template);
+    let at = text.find("{% block content %}").expect("digest.html has a content block")
+        + "{% block content %}".len();
+    std::fs::write(
+        &template,
+        format!("{}<p id=\"served-template\">changed</p>{}", &text[..at], &text[at..]),
+    )
+    .unwrap();
+    eventually("the template change to be served", || {
+        get(&page).1.contains("id=\"served-template\"")
+    });
+    let css = site.path().join("themes/default/static/style.css");
+    std::fs::write(&css, format!("{}\n/* served-static */\n", read(&css))).unwrap();
+    eventually("the static change to be served", || {
+        get(&format!("{}/style.css", serve.url)).1.contains("served-static")
+    });
+    let config = site.path().join("paperboy.toml");
+    let before = read(&config);
+    let retitled = before.replacen("title = \"", "title = \"Served: ", 1);
+    assert_ne!(before, retitled);
+    std::fs::write(&config, retitled).unwrap();
+    eventually("the config change to be served", || get(&page).1.contains("Served: "));
 }
