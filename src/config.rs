@@ -500,14 +500,7 @@ impl Config {
                 .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1)
                 .unwrap_or(0);
             let message = e.message().trim_end();
-            // A wrong value's message names the type, not the key: take it from the line.
-            let key = text
-                .lines()
-                .nth(line.saturating_sub(1))
-                .and_then(|l| l.split_once('='))
-                .map(|(k, _)| k.trim())
-                .filter(|k| !k.is_empty() && !k.starts_with('[') && !message.contains(k));
-            match key {
+            match crate::store::frontmatter::key_on_line(text, line.saturating_sub(1), message) {
                 Some(key) => anyhow::anyhow!("{}:{}: key `{key}`: {message}", path.display(), line),
                 None => anyhow::anyhow!("{}:{}: {message}", path.display(), line),
             }

@@ -369,7 +369,10 @@ fn gzip_bodies_and_last_modified_with_the_cache_on_disk() {
             return Reply::Full(304, vec![], vec![]);
         }
         let mut headers = vec![("Last-Modified".to_string(), stamp.to_string())];
-        if req.header("accept-encoding").is_some_and(|e| e.contains("gzip")) {
+        if req
+            .header("accept-encoding")
+            .is_some_and(|e| e.contains("gzip"))
+        {
             headers.push(("Content-Encoding".into(), "gzip".into()));
             Reply::Full(200, headers, gzipped.clone())
         } else {
@@ -394,7 +397,9 @@ fn gzip_bodies_and_last_modified_with_the_cache_on_disk() {
     assert_eq!(papers_written(site.path()), items);
     let reqs = server.requests();
     assert!(
-        reqs[0].header("accept-encoding").is_some_and(|e| e.contains("gzip")),
+        reqs[0]
+            .header("accept-encoding")
+            .is_some_and(|e| e.contains("gzip")),
         "asks for gzip"
     );
     // What the next run sends comes from .cache/http/ on disk.
@@ -406,8 +411,15 @@ fn gzip_bodies_and_last_modified_with_the_cache_on_disk() {
     assert!(cached >= 1, "nothing kept in .cache/http/");
     let second = paperboy(site.path(), &["fetch"]);
     assert_ok(&second);
-    assert_eq!(server.requests()[1].header("if-modified-since"), Some(stamp));
-    assert!(stderr(&second).contains("1 feed unchanged (304)"), "{}", stderr(&second));
+    assert_eq!(
+        server.requests()[1].header("if-modified-since"),
+        Some(stamp)
+    );
+    assert!(
+        stderr(&second).contains("1 feed unchanged (304)"),
+        "{}",
+        stderr(&second)
+    );
     // Without the cache, the feed is asked for whole again.
     std::fs::remove_dir_all(site.path().join(".cache/http")).unwrap();
     assert_ok(&paperboy(site.path(), &["fetch"]));

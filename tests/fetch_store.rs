@@ -267,11 +267,28 @@ fn a_journal_item_is_matched_by_doi() {
         .map(|e| std::fs::read_to_string(e.path()).unwrap())
         .collect();
     assert_eq!(files.len(), 2, "the arXiv paper and the other journal item");
-    let with_doi = |doi: &str| files.iter().filter(|f| f.to_lowercase().contains(doi)).count();
-    assert_eq!(with_doi("10.1234/journal.5678"), 1, "the matched DOI is one paper");
-    assert!(files.iter().any(|f| f.contains("id = \"2501.00001\"") && f.contains("10.1234/journal.5678")));
+    let with_doi = |doi: &str| {
+        files
+            .iter()
+            .filter(|f| f.to_lowercase().contains(doi))
+            .count()
+    };
+    assert_eq!(
+        with_doi("10.1234/journal.5678"),
+        1,
+        "the matched DOI is one paper"
+    );
+    assert!(
+        files
+            .iter()
+            .any(|f| f.contains("id = \"2501.00001\"") && f.contains("10.1234/journal.5678"))
+    );
     assert_eq!(with_doi("10.1234/journal.9999"), 1);
-    assert!(!files.iter().any(|f| f.contains("https://journal.example.org/a\"") && !f.contains("2501.00001")));
+    assert!(
+        !files
+            .iter()
+            .any(|f| f.contains("https://journal.example.org/a\"") && !f.contains("2501.00001"))
+    );
 }
 
 #[test]

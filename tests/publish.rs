@@ -55,7 +55,11 @@ fn snapshots_are_byte_identical_and_verify() {
         let name = entry.path().unwrap().to_string_lossy().into_owned();
         // Fixed owners and times: nothing of the machine that made it.
         let header = entry.header();
-        assert_eq!((header.uid().unwrap(), header.gid().unwrap()), (0, 0), "{name}");
+        assert_eq!(
+            (header.uid().unwrap(), header.gid().unwrap()),
+            (0, 0),
+            "{name}"
+        );
         assert!(
             header.username().unwrap().unwrap_or("").is_empty()
                 || header.username().unwrap() == Some("root"),

@@ -2,56 +2,8 @@
 
 mod common;
 
-use common::{edit, example_site, read};
-use std::io::BufRead;
-use std::process::{Child, Command, Stdio};
+use common::{edit, example_site, read, start_serve as start};
 use std::time::{Duration, Instant};
-
-struct Serve {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn start(root: &std::path::Path) -> Serve {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_paperboy"))
-        .arg("--root")
-        .arg(root)
-        .args(["serve", "--port", "0"])
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut reader = std::io::BufReader::new(child.stderr.take().unwrap());
-    let mut url = None;
-    for _ in 0..20 {
-        let mut line = String::new();
-        if reader.read_line(&mut line).unwrap() == 0 {
-            break;
-        }
-        if let Some(rest) = line.strip_prefix("serving ") {
-            url = Some(
-                rest.split_whitespace()
-                    .next()
-                    .unwrap()
-                    .trim_end_matches('/')
-                    .to_string(),
-            );
-            break;
-        }
-    }
-    // Keep draining stderr so the server never blocks on a full pipe.
-    std::thread::spawn(move || for _ in reader.lines() {});
-    Serve {
-        child,
-        url: url.expect("serve printed its address"),
-    }
-}
 
 fn get(url: &str) -> (u16, String) {
     let _ = rustls::crypto::ring::default_provider().install_default();
@@ -171,11 +123,17 @@ fn serves_rebuilds_and_keeps_the_last_good_site_on_a_broken_edit() {
     // A template, a static file and the config, each changed, are served rebuilt.
     let template = site.path().join("themes/default/templates/digest.html");
     let text = read(&template);
-    let at = text.find("{% block content %}").expect("digest.html has a content block")
+    let at = text
+        .find("{% block content %}")
+        .expect("digest.html has a content block")
         + "{% block content %}".len();
     std::fs::write(
         &template,
-        format!("{}<p id=\"served-template\">changed</p>{}", &text[..at], &text[at..]),
+        format!(
+            "{}<p id=\"served-template\">changed</p>{}",
+            &text[..at],
+            &text[at..]
+        ),
     )
     .unwrap();
     eventually("the template change to be served", || {
@@ -184,12 +142,16 @@ fn serves_rebuilds_and_keeps_the_last_good_site_on_a_broken_edit() {
     let css = site.path().join("themes/default/static/style.css");
     std::fs::write(&css, format!("{}\n/* served-static */\n", read(&css))).unwrap();
     eventually("the static change to be served", || {
-        get(&format!("{}/style.css", serve.url)).1.contains("served-static")
+        get(&format!("{}/style.css", serve.url))
+            .1
+            .contains("served-static")
     });
     let config = site.path().join("paperboy.toml");
     let before = read(&config);
     let retitled = before.replacen("title = \"", "title = \"Served: ", 1);
     assert_ne!(before, retitled);
     std::fs::write(&config, retitled).unwrap();
-    eventually("the config change to be served", || get(&page).1.contains("Served: "));
+    eventually("the config change to be served", || {
+        get(&page).1.contains("Served: ")
+    });
 }

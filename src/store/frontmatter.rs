@@ -75,12 +75,15 @@ pub fn parse<T: DeserializeOwned>(split: &Split, path: &Path) -> Result<T> {
                         .count()
                 })
                 .unwrap_or(0);
-            anyhow!(
-                "{}:{}: {}",
-                path.display(),
-                split.front_line + line,
-                e.message().trim_end()
-            )
+            let message = e.message().trim_end();
+            match key_on_line(split.front, line, message) {
+                Some(key) => anyhow!(
+                    "{}:{}: key `{key}`: {message}",
+                    path.display(),
+                    split.front_line + line
+                ),
+                None => anyhow!("{}:{}: {message}", path.display(), split.front_line + line),
+            }
         }),
         Format::Yaml => serde_saphyr::from_str(split.front).map_err(|e| {
             let msg = e.to_string();
@@ -98,6 +101,16 @@ pub fn parse<T: DeserializeOwned>(split: &Split, path: &Path) -> Result<T> {
             )
         }),
     }
+}
+
+/// The TOML key on line `index` (0-based) of `text`, when `message` does not already name
+/// it: toml's message for a wrong value names the type it wanted, not the key.
+pub fn key_on_line<'t>(text: &'t str, index: usize, message: &str) -> Option<&'t str> {
+    text.lines()
+        .nth(index)
+        .and_then(|l| l.split_once('='))
+        .map(|(k, _)| k.trim())
+        .filter(|k| !k.is_empty() && !k.starts_with('[') && !message.contains(k))
 }
 
 fn yaml_line(msg: &str) -> Option<usize> {

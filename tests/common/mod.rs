@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -526,4 +526,51 @@ pub fn run_browser_script(script: &str, base: &str) {
         "{script} failed:\n{report}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+pub struct Serve {
+    child: std::process::Child,
+    pub url: String,
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `paperboy serve --port 0` on the site at `root`, once it says where it serves.
+pub fn start_serve(root: &std::path::Path) -> Serve {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_paperboy"))
+        .arg("--root")
+        .arg(root)
+        .args(["serve", "--port", "0"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut reader = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut url = None;
+    for _ in 0..20 {
+        let mut line = String::new();
+        if std::io::BufRead::read_line(&mut reader, &mut line).unwrap() == 0 {
+            break;
+        }
+        if let Some(rest) = line.strip_prefix("serving ") {
+            url = Some(
+                rest.split_whitespace()
+                    .next()
+                    .unwrap()
+                    .trim_end_matches('/')
+                    .to_string(),
+            );
+            break;
+        }
+    }
+    // Keep draining stderr so the server never blocks on a full pipe.
+    std::thread::spawn(move || for _ in std::io::BufRead::lines(reader) {});
+    Serve {
+        child,
+        url: url.expect("serve printed its address"),
+    }
 }

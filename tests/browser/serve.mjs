@@ -1,0 +1,56 @@
+// `paperboy serve` as an editor sees it in Chromium: an open page reloads itself after an
+// edit, a broken edit shows its error in a banner over the last good page, and mending
+// it takes the banner away.
+// Usage: node serve.mjs BASE_URL SITE_ROOT SCREENSHOT_DIR
+import { chromium } from "playwright-core";
+import fs from "node:fs";
+import path from "node:path";
+
+const [base, root, shots] = process.argv.slice(2);
+fs.mkdirSync(shots, { recursive: true });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
+});
+let failed = 0;
+function check(name, ok, detail = "") {
+  if (ok) console.log(`ok   ${name}`);
+  else { failed++; console.log(`FAIL ${name} ${detail}`); }
+}
+const edit = (rel, from, to) => {
+  const file = path.join(root, rel);
+  const text = fs.readFileSync(file, "utf8");
+  if (!text.includes(from)) throw new Error(`${rel} lacks ${from}`);
+  fs.writeFileSync(file, text.replace(from, to));
+};
+const wait = (page, fn, arg) => page.waitForFunction(fn, arg, { timeout: 30000 }).then(() => true, () => false);
+
+try {
+  const page = await (await browser.newContext()).newPage();
+  let loads = 0;
+  page.on("load", () => loads++);
+  await page.goto(base + "/digests/2025-W34/", { waitUntil: "load" });
+  const first = loads;
+
+  edit("content/digests/2025-W34.md", "The week the cs.AI", "Reloaded: the week the cs.AI");
+  const reloaded = await wait(page, () => document.body.textContent.includes("Reloaded: the week"));
+  check("an edit reloads the open page by itself", reloaded && loads > first, `loads ${first} -> ${loads}`);
+
+  const paper = "content/papers/2604/2604.03438.md";
+  const good = fs.readFileSync(path.join(root, paper), "utf8");
+  edit(paper, "version = 1", 'version = "one"');
+  const shown = await wait(page, () => {
+    const el = document.getElementById("paperboy-error");
+    return el && el.textContent.includes("2604.03438.md");
+  });
+  check("a broken edit shows its error on the page", shown);
+  check("the last good page stays under the banner", (await page.textContent("body")).includes("Reloaded: the week"));
+  await page.screenshot({ path: path.join(shots, "serve-error-banner.png") });
+
+  fs.writeFileSync(path.join(root, paper), good);
+  const gone = await wait(page, () => !document.getElementById("paperboy-error"));
+  check("mending it takes the banner away", gone);
+} finally {
+  await browser.close();
+}
+process.exit(failed ? 1 : 0);
