@@ -72,6 +72,34 @@ fn the_example_site_has_every_page_type() {
     ] {
         assert!(public.join(f).is_file(), "missing {f}");
     }
+    // What those files say, not only that they are there.
+    let not_found = read(public.join("404.html"));
+    assert!(
+        not_found.contains("<h1>") && not_found.contains("href=\"/digest/\""),
+        "404.html: a heading and a way home"
+    );
+    let css = read(public.join("style.css"));
+    assert!(css.contains("prefers-color-scheme: dark") && css.contains("max-width"));
+    // A category's feed: the newest papers that carry the category, from the front matter.
+    let in_ai: Vec<&String> = papers
+        .iter()
+        .filter(|(_, _, cats)| cats.iter().any(|c| c == "cs.AI"))
+        .map(|(id, _, _)| id)
+        .collect();
+    let feed = read(public.join("categories/cs.AI/atom.xml"));
+    let entries: Vec<&str> = feed.split("<entry>").skip(1).collect();
+    assert_eq!(entries.len(), in_ai.len().min(50), "feed_limit or every cs.AI paper");
+    for entry in &entries {
+        let id = entry
+            .split("/papers/")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .expect("an entry links its paper");
+        assert!(
+            in_ai.iter().any(|p| p.replace('/', "-") == id),
+            "{id} in the cs.AI feed but not in cs.AI"
+        );
+    }
     for (id, title, cats) in &papers {
         let page = read(
             public
