@@ -116,6 +116,20 @@ fn math_is_mathml_on_pages_and_latex_in_feeds() {
     );
     let atom = read(site.path().join("public/atom.xml"));
     assert!(!atom.contains("<math"));
+    // The LaTeX is there, as written in the front matter (here in the paper's own feed
+    // entry, if the site feed holds it, and in the category feeds that do).
+    let feeds: Vec<String> = walkdir::WalkDir::new(site.path().join("public/categories"))
+        .into_iter()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name() == "atom.xml")
+        .map(|e| read(e.path()))
+        .filter(|f| f.contains("2306.03845"))
+        .collect();
+    assert!(!feeds.is_empty(), "a category feed lists 2306.03845");
+    for f in &feeds {
+        assert!(f.contains("$ω$Test"), "the LaTeX source stays in feeds");
+        assert!(!f.contains("<math"));
+    }
 }
 
 #[test]
