@@ -188,3 +188,60 @@ fn the_workflows_pass_actionlint() {
     assert!(out.status.success(), "actionlint:\n{report}");
     assert!(report.contains(&format!("{} files, 0 findings", files.len())));
 }
+
+#[test]
+fn this_repository_s_netlify_commands_build_for_their_address() {
+    let netlify: toml::Table = toml::from_str(&read(common::repo().join("netlify.toml"))).unwrap();
+    assert_eq!(netlify["build"]["publish"].as_str(), Some("public"));
+    let commands = [
+        ("production", netlify["build"]["command"].as_str().unwrap()),
+        (
+            "deploy-preview",
+            netlify["context"]["deploy-preview"]["command"]
+                .as_str()
+                .unwrap(),
+        ),
+        (
+            "branch-deploy",
+            netlify["context"]["branch-deploy"]["command"]
+                .as_str()
+                .unwrap(),
+        ),
+    ];
+    for (context, command) in commands {
+        // As Netlify runs it, with this test's binary in place of `cargo run`.
+        let prefix = "cargo run --release --locked -- ";
+        assert!(command.starts_with(prefix), "{context}: {command}");
+        let site = common::example_site();
+        let script = command.replacen(prefix, &format!("{:?} ", env!("CARGO_BIN_EXE_paperboy")), 1);
+        let mut run = Command::new("bash");
+        run.args(["-c", &script])
+            .current_dir(site.path())
+            .env("URL", "https://digest.example.org");
+        if context == "production" {
+            run.env_remove("DEPLOY_PRIME_URL");
+        } else {
+            run.env("DEPLOY_PRIME_URL", "https://preview--digest.netlify.app");
+        }
+        assert_ok(&run.output().unwrap());
+        let want = if context == "production" {
+            "https://digest.example.org/"
+        } else {
+            "https://preview--digest.netlify.app/"
+        };
+        let home = read(site.path().join("public/index.html"));
+        assert!(home.contains(want), "{context}: links are not to {want}");
+        // A preview where Netlify sets no DEPLOY_PRIME_URL still builds, for URL.
+        if context != "production" {
+            let mut run = Command::new("bash");
+            run.args(["-c", &script])
+                .current_dir(site.path())
+                .env("URL", "https://digest.example.org")
+                .env_remove("DEPLOY_PRIME_URL");
+            assert_ok(&run.output().unwrap());
+            assert!(
+                read(site.path().join("public/index.html")).contains("https://digest.example.org/")
+            );
+        }
+    }
+}
