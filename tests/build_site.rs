@@ -88,7 +88,11 @@ fn the_example_site_has_every_page_type() {
         .collect();
     let feed = read(public.join("categories/cs.AI/atom.xml"));
     let entries: Vec<&str> = feed.split("<entry>").skip(1).collect();
-    assert_eq!(entries.len(), in_ai.len().min(50), "feed_limit or every cs.AI paper");
+    assert_eq!(
+        entries.len(),
+        in_ai.len().min(50),
+        "feed_limit or every cs.AI paper"
+    );
     for entry in &entries {
         let id = entry
             .split("/papers/")
