@@ -35,9 +35,15 @@ struct Cli {
     command: Command,
 }
 
+/// Help for the commands that need no site: `--root` and `--config` are global (so that
+/// `paperboy --root SITE build` works) but mean nothing to them, so their help leaves them out.
+const SITELESS_HELP: &str = "{about-with-newline}\n{usage-heading} {usage}\n\nArguments:\n{positionals}\n\nOptions:\n  -q, --quiet  No progress and no summary\n  -h, --help   Print help\n";
+const SITELESS_HELP_NO_ARGUMENTS: &str = "{about-with-newline}\n{usage-heading} {usage}\n\nOptions:\n  -q, --quiet  No progress and no summary\n  -h, --help   Print help\n";
+
 #[derive(Subcommand)]
 enum Command {
     /// A new site: paperboy.toml, content/, and a copy of the default theme.
+    #[command(help_template = SITELESS_HELP)]
     Init {
         /// The new site's folder.
         dir: PathBuf,
@@ -136,8 +142,10 @@ enum Command {
         manifest: Option<PathBuf>,
     },
     /// Shell completions on stdout, e.g. `paperboy completions bash > /etc/bash_completion.d/paperboy`.
+    #[command(help_template = SITELESS_HELP)]
     Completions { shell: clap_complete::Shell },
     /// The manual page (roff) on stdout, e.g. `paperboy man > paperboy.1`.
+    #[command(help_template = SITELESS_HELP_NO_ARGUMENTS)]
     Man,
 }
 

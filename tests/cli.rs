@@ -1,6 +1,7 @@
 //! The command line as a newcomer meets it: bad values are usage errors (exit 2) that say
 //! what is wrong and write nothing, a folder without a site points to `init`, an archive is
-//! verified anywhere, and the completions and man page come from the binary.
+//! verified anywhere, the completions and man page come from the binary, and the commands
+//! that need no site do not offer site options.
 
 mod common;
 
@@ -120,4 +121,28 @@ fn completions_and_man_page() {
         &man[..200.min(man.len())]
     );
     assert!(man.contains("static site generator for paper digests"));
+}
+
+#[test]
+fn commands_that_need_no_site_do_not_offer_root_or_config() {
+    for command in ["init", "completions", "man"] {
+        let out = run(&[command, "--help"]);
+        assert_ok(&out);
+        let help = stdout(&out);
+        assert!(help.contains("--help"), "{command}: {help}");
+        assert!(
+            !help.contains("--root") && !help.contains("--config"),
+            "{command} --help offers site options: {help}"
+        );
+    }
+    // The commands that work on a site still do, before or after the command's name.
+    let help = stdout(&run(&["build", "--help"]));
+    assert!(
+        help.contains("--root") && help.contains("--config"),
+        "{help}"
+    );
+    let site = common::example_site();
+    let out = run(&["build", "--root", site.path().to_str().unwrap(), "-q"]);
+    assert_ok(&out);
+    assert!(site.path().join("public/index.html").is_file());
 }
