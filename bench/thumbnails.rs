@@ -8,7 +8,7 @@ fn main() {
     let width: u32 = std::env::args()
         .nth(1)
         .and_then(|w| w.parse().ok())
-        .unwrap_or(480);
+        .unwrap_or(paperboy::review::figure::Shape::default().width);
     let dir =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/arxiv_html");
     let mut images = Vec::new();
