@@ -481,7 +481,7 @@ fn site_templates_override_the_theme_and_unknown_variables_name_the_template() {
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     assert!(
-        err.contains("archive.html") && err.contains("no_such_variable"),
+        err.contains("archive.html:1:") && err.contains("no_such_variable"),
         "{err}"
     );
     assert!(before == tree(&site.path().join("public")));
@@ -597,7 +597,7 @@ fn same_site_after_theme_edit(
 }
 
 /// The default theme renders each paper's card once (`card.html`) and list pages reuse it.
-/// A theme without `card.html`, whose list pages draw every card with the macro themselves,
+/// A theme without `card.html`, whose list pages draw every card with the component themselves,
 /// must give the same site byte for byte.
 #[test]
 fn cards_rendered_once_give_the_same_site_as_cards_drawn_on_every_page() {
@@ -606,8 +606,8 @@ fn cards_rendered_once_give_the_same_site_as_cards_drawn_on_every_page() {
             std::fs::remove_file(templates.join("card.html")).unwrap();
             // The digest and the home page draw their cards in macros.html's `week`.
             for (page, call) in [
-                ("macros.html", "{{ self::card(paper=paper) }}"),
-                ("category.html", "{{ macros::card(paper=paper) }}"),
+                ("macros.html", "{{ <card paper={paper}/> }}"),
+                ("category.html", "{{ <card paper={paper}/> }}"),
             ] {
                 let path = templates.join(page);
                 let text = read(&path).replace("{{ paper.card | safe }}", call);

@@ -5,7 +5,7 @@
 mod message;
 mod newsletter;
 mod sent;
-mod text;
+pub(crate) mod text;
 
 pub use newsletter::{HTML_SIZE_LIMIT, Newsletter, encoded_html_len, render_newsletter};
 

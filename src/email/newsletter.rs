@@ -4,7 +4,7 @@
 //! leaving a paper out: one-liners go first, largest group first, then papers become one
 //! line each.
 
-use super::text::{self, References};
+use super::text::References;
 use crate::config::Config;
 use crate::render::{self, views};
 use crate::site::Site;
@@ -106,13 +106,12 @@ pub fn render_newsletter(
     site: &Site,
     di: usize,
 ) -> Result<Newsletter> {
-    let mut tera = render::load_templates(root, &config.theme)?;
+    let tera = render::load_templates(root, &config.theme)?;
     for name in ["email.html", "email.txt"] {
         if !tera.get_template_names().any(|n| n == name) {
             bail!("theme {:?} has no template {name}", config.theme);
         }
     }
-    tera.register_filter("wrap", text::wrap_filter);
     let urls = views::Urls::absolute(&config.base_url);
     let digest = views::digest_view(site, di, &urls)?;
     let site_view = views::SiteView {

@@ -37,24 +37,11 @@ pub fn wrap(text: &str, width: usize, first: &str, rest: &str) -> String {
 
 /// The `wrap` filter for `email.txt`: `{{ s | wrap(first="* ", rest="  ") }}`, with
 /// `width` (default 72) and `first`/`rest` indents (default none).
-pub fn wrap_filter(
-    value: &tera::Value,
-    args: &HashMap<String, tera::Value>,
-) -> tera::Result<tera::Value> {
-    let s = value
-        .as_str()
-        .ok_or_else(|| tera::Error::msg("the wrap filter takes a string"))?;
-    let arg = |k: &str| args.get(k).and_then(|v| v.as_str()).unwrap_or("");
-    let width = args
-        .get("width")
-        .and_then(|v| v.as_u64())
-        .map_or(WIDTH, |w| w as usize);
-    let first = arg("first");
-    let rest = match args.get("rest") {
-        Some(_) => arg("rest"),
-        None => first,
-    };
-    Ok(tera::Value::String(wrap(s, width, first, rest)))
+pub fn wrap_filter(s: &str, args: tera::Kwargs, _: &tera::State) -> tera::TeraResult<String> {
+    let width = args.get::<u64>("width")?.map_or(WIDTH, |w| w as usize);
+    let first = args.get::<&str>("first")?.unwrap_or("");
+    let rest = args.get::<&str>("rest")?.unwrap_or(first);
+    Ok(wrap(s, width, first, rest))
 }
 
 /// Numbered references: each link gets a number the first time it is seen.

@@ -40,24 +40,24 @@ pub fn load_templates(root: &Path, theme: &str) -> Result<tera::Tera> {
         ));
     }
     files.extend(template_files(&root.join("templates"), root)?);
-    let mut tera = tera::Tera::default();
-    tera.autoescape_on(vec![".html", ".xml"]);
-    tera.set_escape_fn(escape_html);
+    let mut tera = tera::Tera::new();
+    tera.autoescape_on([".html", ".xml"]);
+    tera.set_escape_fn(escape_html_to);
+    // Tera 2 checks at load time that every filter a template names exists.
     // `{{ text | math | safe }}`: escaped text with its LaTeX as MathML.
-    tera.register_filter(
-        "math",
-        |value: &tera::Value, _: &std::collections::HashMap<String, tera::Value>| {
-            let s = value
-                .as_str()
-                .ok_or_else(|| tera::Error::msg("the math filter takes a string"))?;
-            Ok(tera::Value::String(math::text_with_math(s)))
-        },
-    );
-    let list: Vec<(PathBuf, Option<String>)> = files
-        .into_iter()
-        .map(|(name, path)| (path, Some(name)))
-        .collect();
-    tera.add_template_files(list)
+    tera.register_filter("math", |s: &str, _: tera::Kwargs, _: &tera::State| {
+        math::text_with_math(s)
+    });
+    tera.register_filter("wrap", crate::email::text::wrap_filter);
+    // Tera 2's group_by keeps no order; this one sorts groups by key, as Tera 1's did.
+    tera.register_filter("group_by", group_by);
+    let mut list = Vec::with_capacity(files.len());
+    for (name, path) in files {
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| anyhow!("cannot read template {}: {e}", path.display()))?;
+        list.push((name, text));
+    }
+    tera.add_raw_templates(list)
         .map_err(|e| anyhow!("{}", tera_error(&e)))?;
     for name in REQUIRED {
         if !tera.get_template_names().any(|n| n == *name) {
@@ -115,9 +115,58 @@ pub fn escape_html_into(out: &mut String, input: &str) {
     out.push_str(&input[start..]);
 }
 
-/// Tera's error with its causes on one line: "Failed to render 'paper.html': Variable `x` not found".
+/// `escape_html` for Tera, which writes to an `io::Write`: the runs between special bytes
+/// go out whole, with no string in between.
+fn escape_html_to(input: &str, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    let bytes = input.as_bytes();
+    let mut start = 0;
+    for (i, b) in bytes.iter().enumerate() {
+        let entity: &[u8] = match b {
+            b'&' => b"&amp;",
+            b'<' => b"&lt;",
+            b'>' => b"&gt;",
+            b'"' => b"&quot;",
+            b'\'' => b"&#x27;",
+            _ => continue,
+        };
+        out.write_all(&bytes[start..i])?;
+        out.write_all(entity)?;
+        start = i + 1;
+    }
+    out.write_all(&bytes[start..])
+}
+
+/// `list | group_by(attribute="a.b")`: the items by the value at that path, groups in key
+/// order (items without it left out), so that a page lists them the same way every build.
+fn group_by(
+    list: Vec<tera::Value>,
+    kwargs: tera::Kwargs,
+    _: &tera::State,
+) -> tera::TeraResult<tera::Map> {
+    let attribute = kwargs.must_get::<&str>("attribute")?;
+    let mut groups: BTreeMap<String, Vec<tera::Value>> = BTreeMap::new();
+    for item in list {
+        let Some(key) = item.get_from_path(attribute).filter(|k| !k.is_none()) else {
+            continue;
+        };
+        let key = key.as_str().map_or_else(|| key.to_string(), str::to_string);
+        groups.entry(key).or_default().push(item);
+    }
+    Ok(groups
+        .into_iter()
+        .map(|(k, v)| (k.into(), v.into()))
+        .collect())
+}
+
+/// Tera's error with its causes: Tera 2 reports the template, line and column, and shows the
+/// line with the fault marked.
 pub fn tera_error(e: &tera::Error) -> String {
-    let mut msg = e.to_string();
+    // The report begins with its own "error: ", which paperboy's message already has.
+    let report = e.to_string();
+    let mut msg = report
+        .strip_prefix("error: ")
+        .unwrap_or(&report)
+        .to_string();
     let mut cur: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(e);
     while let Some(c) = cur {
         msg.push_str(": ");
@@ -164,6 +213,9 @@ mod tests {
             "& head",
         ] {
             assert_eq!(escape_html(s), escape_slowly(s), "{s}");
+            let mut written = Vec::new();
+            escape_html_to(s, &mut written).unwrap();
+            assert_eq!(String::from_utf8(written).unwrap(), escape_slowly(s), "{s}");
         }
         let long: String = "word's <b> & \"more\" ".repeat(500);
         assert_eq!(escape_html(&long), escape_slowly(&long));

@@ -1,3 +1,0 @@
-pub mod filters;
-pub mod functions;
-pub mod testers;

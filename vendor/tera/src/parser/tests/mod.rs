@@ -1,4 +1,0 @@
-mod errors;
-mod lexer;
-mod parser;
-mod whitespace;
