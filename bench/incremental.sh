@@ -11,6 +11,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-100000}
 work=${BENCH_DIR:-/dev/shm/paperboy-incremental}
+# A RAM disk holds what it is given until the machine restarts: the sites go when this ends.
+trap 'rm -rf "$work"' EXIT
 cargo build --release --quiet --bin paperboy --example gen_site
 bin=$PWD/target/release/paperboy
 gen=$PWD/target/release/examples/gen_site

@@ -13,6 +13,8 @@ n=${1:-2000}
 html=$PWD/../shared/fixtures/arxiv_html
 [ -d "$html" ] || { echo "review.sh: $html is missing" >&2; exit 2; }
 work=${BENCH_DIR:-/dev/shm/paperboy-review-bench}
+# A RAM disk holds what it is given until the machine restarts: the sites go when this ends.
+trap 'rm -rf "$work"' EXIT
 cargo build --release --quiet --bin paperboy --example gen_site
 bin=$PWD/target/release/paperboy
 rm -rf "$work" && mkdir -p "$work"

@@ -8,6 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet --bin paperboy --example gen_site
 work=${BENCH_DIR:-/dev/shm/paperboy-search-bench}
+# A RAM disk holds what it is given until the machine restarts: the sites go when this ends.
+trap 'rm -rf "$work"' EXIT
 queries=("byzantine consensus" "consensus" "framework gpu scheduling" "byzantin" "rossi23")
 for N in "${@:-10000}"; do
   rm -rf "$work"; mkdir -p "$work"
