@@ -81,9 +81,22 @@ pub fn escape_html(input: &str) -> String {
 
 /// `escape_html`, appended to `out`.
 pub fn escape_html_into(out: &mut String, input: &str) {
-    // Copies the runs between special bytes whole: pages are mostly plain text. The next
-    // `&<>` and the next quote are found apart (memchr3 and memchr2 scan many bytes at a
-    // time) and each search is redone only once the copy has passed its hit.
+    let _ = escape_pieces::<std::convert::Infallible>(input, |piece| {
+        out.push_str(piece);
+        Ok(())
+    });
+}
+
+/// `escape_html` for Tera, which writes to an `io::Write`.
+fn escape_html_to(input: &str, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    escape_pieces(input, |piece| out.write_all(piece.as_bytes()))
+}
+
+/// Hands `piece` the escaped text in order: the runs between special bytes whole (pages
+/// are mostly plain text) and an entity for each special byte. The next `&<>` and the next
+/// quote are found apart (memchr3 and memchr2 scan many bytes at a time) and each search is
+/// redone only once the copy has passed its hit.
+fn escape_pieces<E>(input: &str, mut piece: impl FnMut(&str) -> Result<(), E>) -> Result<(), E> {
     let bytes = input.as_bytes();
     let end = bytes.len();
     let markup =
@@ -97,14 +110,14 @@ pub fn escape_html_into(out: &mut String, input: &str) {
         if i == end {
             break;
         }
-        out.push_str(&input[start..i]);
-        out.push_str(match bytes[i] {
+        piece(&input[start..i])?;
+        piece(match bytes[i] {
             b'&' => "&amp;",
             b'<' => "&lt;",
             b'>' => "&gt;",
             b'"' => "&quot;",
             _ => "&#x27;",
-        });
+        })?;
         start = i + 1;
         if i == next_markup {
             next_markup = markup(start);
@@ -112,28 +125,7 @@ pub fn escape_html_into(out: &mut String, input: &str) {
             next_quote = quote(start);
         }
     }
-    out.push_str(&input[start..]);
-}
-
-/// `escape_html` for Tera, which writes to an `io::Write`: the runs between special bytes
-/// go out whole, with no string in between.
-fn escape_html_to(input: &str, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-    let bytes = input.as_bytes();
-    let mut start = 0;
-    for (i, b) in bytes.iter().enumerate() {
-        let entity: &[u8] = match b {
-            b'&' => b"&amp;",
-            b'<' => b"&lt;",
-            b'>' => b"&gt;",
-            b'"' => b"&quot;",
-            b'\'' => b"&#x27;",
-            _ => continue,
-        };
-        out.write_all(&bytes[start..i])?;
-        out.write_all(entity)?;
-        start = i + 1;
-    }
-    out.write_all(&bytes[start..])
+    piece(&input[start..])
 }
 
 /// `list | group_by(attribute="a.b")`: the items by the value at that path, groups in key
