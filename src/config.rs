@@ -246,10 +246,10 @@ fn default_retry_days() -> u32 {
     14
 }
 fn default_figure_width() -> u32 {
-    640
+    crate::review::figure::Shape::default().width
 }
 fn default_max_image_pixels() -> u64 {
-    40_000_000
+    crate::review::figure::Shape::default().max_pixels
 }
 fn yes() -> bool {
     true
