@@ -70,6 +70,9 @@ pub enum SourceKind {
     ArxivRss,
     #[serde(rename = "feed")]
     Feed,
+    /// OAI-PMH harvesting of arXiv (`ListRecords`), for a field's whole history.
+    #[serde(rename = "arxiv-oai")]
+    ArxivOai,
 }
 
 impl SourceKind {
@@ -78,6 +81,7 @@ impl SourceKind {
             SourceKind::Arxiv => "arxiv",
             SourceKind::ArxivRss => "arxiv-rss",
             SourceKind::Feed => "feed",
+            SourceKind::ArxivOai => "arxiv-oai",
         }
     }
 }
@@ -106,6 +110,19 @@ pub struct SourceConfig {
     /// The arXiv API endpoint for that catch-up (tests point it at 127.0.0.1).
     #[serde(default)]
     pub api_url: Option<String>,
+    /// For `arxiv-oai`: the OAI set (`cs`, `math`, `physics:hep-ex`); none harvests all.
+    #[serde(default)]
+    pub set: Option<String>,
+    /// For `arxiv-oai`: `arXivRaw` (default: every version with its date), `arXiv` or
+    /// `oai_dc`.
+    #[serde(default)]
+    pub metadata_prefix: Option<String>,
+    /// For `arxiv-oai`: the first harvest's window (dates of arXiv's record changes).
+    /// Later runs start where the last complete one ended.
+    #[serde(default)]
+    pub from: Option<toml::value::Datetime>,
+    #[serde(default)]
+    pub until: Option<toml::value::Datetime>,
 }
 
 fn catch_up_default() -> bool {
@@ -121,6 +138,7 @@ impl SourceConfig {
             SourceKind::Arxiv => format!("arxiv {}", self.query.as_deref().unwrap_or("")),
             SourceKind::ArxivRss => format!("arxiv-rss {}", self.categories.join("+")),
             SourceKind::Feed => format!("feed {}", self.url.as_deref().unwrap_or("")),
+            SourceKind::ArxivOai => format!("arxiv-oai {}", self.set.as_deref().unwrap_or("all")),
         }
     }
 }
@@ -560,6 +578,26 @@ impl Config {
                 SourceKind::Feed if s.url.is_none() => Some("url"),
                 _ => None,
             };
+            if let Some(prefix) = &s.metadata_prefix
+                && !["arXivRaw", "arXiv", "oai_dc"].contains(&prefix.as_str())
+            {
+                bail!(
+                    "{}: sources[{}]: key `metadata_prefix`: {prefix:?} is not one of \"arXivRaw\", \"arXiv\", \"oai_dc\"",
+                    path.display(),
+                    i
+                );
+            }
+            for (key, value) in [("from", &s.from), ("until", &s.until)] {
+                if let Some(v) = value
+                    && v.date.is_none()
+                {
+                    bail!(
+                        "{}: sources[{}]: key `{key}`: {v} is not a date (write it as 2024-01-31)",
+                        path.display(),
+                        i
+                    );
+                }
+            }
             if let Some(key) = missing {
                 bail!(
                     "{}: sources[{}] (kind = \"{}\"): missing key `{}`",
@@ -592,6 +630,8 @@ impl Config {
                     .map(str::to_string)
                     .collect(),
                 SourceKind::Feed => s.name.iter().cloned().collect(),
+                // A set is an archive, not a category the site can name up front.
+                SourceKind::ArxivOai => Vec::new(),
             };
             for c in from {
                 if !out.contains(&c) {

@@ -160,6 +160,16 @@ impl PaperId {
         PaperId::parse_versioned(tail).ok()
     }
 
+    /// A bare arXiv id (`0704.0001`, `math/0211159v2`) or any reference `from_arxiv_ref`
+    /// reads: the bulk sources (OAI-PMH, the metadata snapshot) write them bare.
+    pub fn from_arxiv_id(s: &str) -> Option<(PaperId, Option<u32>)> {
+        PaperId::from_arxiv_ref(s).or_else(|| {
+            PaperId::parse_versioned(s)
+                .ok()
+                .filter(|(id, _)| id.is_arxiv())
+        })
+    }
+
     /// A paper without an arXiv id, named by its DOI.
     pub fn from_doi(doi: &str) -> Option<PaperId> {
         let slug: String = doi

@@ -50,6 +50,13 @@ impl Progress {
 }
 
 impl SourceBar {
+    /// A long source (a harvest, a snapshot) says how far it got.
+    pub fn advance(&self, label: &str, entries: usize) {
+        if let Some(bar) = &self.0 {
+            bar.set_message(format!("{label} ({entries} entries so far)"));
+        }
+    }
+
     pub fn finish(&self, entries: usize) {
         if let Some(bar) = &self.0 {
             bar.finish_with_message(format!("{} ({entries} entries)", bar.message()));

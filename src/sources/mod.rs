@@ -1,7 +1,9 @@
 //! Sources: fetching feeds over HTTP and turning their bytes into `Paper` records.
 
 pub mod arxiv_api;
+pub mod arxiv_oai;
 pub mod arxiv_rss;
+pub mod arxiv_snapshot;
 pub mod feed;
 pub mod http;
 pub mod limits;
@@ -145,6 +147,7 @@ pub fn parse_document(
         SourceKind::Arxiv => arxiv_api::parse(&doc.root, ctx, &mut out)?,
         SourceKind::ArxivRss => arxiv_rss::parse(&doc.root, ctx, &mut out)?,
         SourceKind::Feed => feed::parse(&doc.root, ctx, &mut out)?,
+        SourceKind::ArxivOai => bail!("an OAI-PMH answer is read by the harvester (arxiv_oai)"),
     }
     if let Some(err) = &doc.error {
         if out.papers.is_empty() {

@@ -4,7 +4,7 @@
 
 use super::atomic::write_atomic;
 use anyhow::{Context, Result};
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -15,6 +15,27 @@ pub struct FetchState {
     /// By source label (`arxiv-rss cs.DC`, or the source's `name`).
     #[serde(default)]
     pub sources: BTreeMap<String, SourceState>,
+    /// OAI-PMH harvests (`arxiv-oai` sources), by source label.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub harvests: BTreeMap<String, HarvestState>,
+}
+
+/// Where an OAI-PMH harvest stands. Saved after each page's papers are written, so a
+/// killed harvest resumes at the page it had not finished.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HarvestState {
+    /// The day the last complete harvest reached (its `responseDate`): the next asks
+    /// for records changed from that day on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub harvested_until: Option<NaiveDate>,
+    /// An unfinished harvest: the token that asks for its next page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resumption_token: Option<String>,
+    /// The weeks whose digests the unfinished harvest opened: it may go on filling them
+    /// though they are past their freeze, as the uninterrupted harvest would have.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub opened_weeks: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

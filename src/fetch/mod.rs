@@ -7,8 +7,11 @@ use crate::sources::{ParseContext, ParsedFeed, parse_feed};
 use crate::store::{MergeOutcome, digests, merge_records, papers};
 use anyhow::{Context, Result, bail};
 use chrono::{DateTime, NaiveDate, Utc};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
+
+mod oai;
+mod snapshot;
 
 #[derive(Debug, Clone)]
 pub struct FetchOptions {
@@ -53,6 +56,25 @@ pub struct FetchSummary {
     pub changes: Vec<String>,
 }
 
+impl FetchSummary {
+    /// Adds what a later step of the same run did (a harvest's next page, a snapshot's
+    /// next batch); `sources` stays as counted.
+    fn absorb(&mut self, other: FetchSummary) {
+        self.entries += other.entries;
+        self.new_papers += other.new_papers;
+        self.updated += other.updated;
+        self.duplicates += other.duplicates;
+        self.filtered_out += other.filtered_out;
+        self.unchanged_feeds += other.unchanged_feeds;
+        self.failed.extend(other.failed);
+        self.frozen_weeks.extend(other.frozen_weeks);
+        self.warnings.extend(other.warnings);
+        self.files_written += other.files_written;
+        self.temporaries_removed += other.temporaries_removed;
+        self.changes.extend(other.changes);
+    }
+}
+
 impl std::fmt::Display for FetchSummary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let plural = |n: usize, one: &str, many: &str| {
@@ -90,8 +112,28 @@ impl std::fmt::Display for FetchSummary {
 
 pub fn run(root: &Path, config: &Config, opts: &FetchOptions) -> Result<FetchSummary> {
     let content_dir = root.join("content");
+    let temporaries_removed = if opts.dry_run {
+        0
+    } else {
+        remove_stale_temporaries(root, &content_dir)?
+    };
+    let mut summary = fetch(root, &content_dir, config, opts)?;
+    summary.temporaries_removed = temporaries_removed;
+    Ok(summary)
+}
+
+fn fetch(
+    root: &Path,
+    content_dir: &Path,
+    config: &Config,
+    opts: &FetchOptions,
+) -> Result<FetchSummary> {
+    let content_dir = content_dir.to_path_buf();
     let progress = crate::progress::Progress::new(opts.progress);
     let reports = match &opts.from {
+        Some(from) if snapshot::is_snapshot(from) => {
+            return snapshot::ingest(root, &content_dir, config, opts, from, &progress);
+        }
         Some(from) => read_saved(from, config.fetch.max_body_bytes, opts, &progress)?,
         None => {
             if config.sources.is_empty() {
@@ -101,24 +143,53 @@ pub fn run(root: &Path, config: &Config, opts: &FetchOptions) -> Result<FetchSum
             if let Some(note) = opts.note {
                 http = http.on_retry(note);
             }
-            let state = crate::store::state::load(root)?;
-            let reports: Vec<SourceReport> = config
-                .sources
-                .iter()
-                .map(|s| {
+            let mut state = crate::store::state::load(root)?;
+            // Harvests write page by page as they go; the other sources' papers are
+            // merged and written together after them.
+            let mut harvested = FetchSummary::default();
+            let mut reports: Vec<SourceReport> = Vec::new();
+            for s in &config.sources {
+                if s.kind == SourceKind::ArxivOai {
+                    let h = oai::harvest(
+                        root,
+                        &content_dir,
+                        config,
+                        &mut http,
+                        s,
+                        opts,
+                        &mut state,
+                        &progress,
+                    )?;
+                    harvested.absorb(h);
+                } else {
                     let last_ok = state.sources.get(&s.label()).map(|s| s.last_ok);
-                    fetch_source(&mut http, s, &content_dir, opts, last_ok, &progress)
-                })
-                .collect();
+                    reports.push(fetch_source(
+                        &mut http,
+                        s,
+                        &content_dir,
+                        opts,
+                        last_ok,
+                        &progress,
+                    ));
+                }
+            }
             progress.finish();
             let ok: Vec<String> = reports
                 .iter()
                 .filter(|r| r.error.is_none())
                 .map(|r| r.label.clone())
                 .collect();
-            let summary = apply(root, &content_dir, config, opts, reports)?;
+            let mut summary = apply(
+                root,
+                &content_dir,
+                config,
+                opts,
+                reports,
+                &mut BTreeSet::new(),
+            )?;
+            summary.absorb(harvested);
+            summary.sources = config.sources.len();
             if !opts.dry_run {
-                let mut state = state;
                 for label in ok {
                     state.sources.insert(
                         label,
@@ -131,7 +202,14 @@ pub fn run(root: &Path, config: &Config, opts: &FetchOptions) -> Result<FetchSum
         }
     };
     progress.finish();
-    apply(root, &content_dir, config, opts, reports)
+    apply(
+        root,
+        &content_dir,
+        config,
+        opts,
+        reports,
+        &mut BTreeSet::new(),
+    )
 }
 
 /// Reads saved feed files (a file, or every file below a folder, in name order).
@@ -240,6 +318,9 @@ fn fetch_source(
             let url = source.url.clone().unwrap_or_default();
             fetch_one(http, &url, source, opts, &mut report)
         }
+        SourceKind::ArxivOai => Err(anyhow::anyhow!(
+            "an OAI-PMH source is harvested page by page, not fetched whole"
+        )),
     };
     if let Err(e) = result {
         report.error = Some(format!("{label}: {e:#}"));
@@ -469,13 +550,17 @@ fn keep(p: &Paper, filter: &FilterConfig, since: Option<NaiveDate>) -> bool {
     kw && au && cat
 }
 
-/// Merges what the sources gave into the store and writes the changed files.
+/// Merges what the sources gave into the store and writes the changed files. `opened`
+/// holds the digests a bulk import (a harvest, a snapshot) created in earlier steps: it
+/// may go on filling them though their weeks are long past, and gains those this step
+/// creates.
 fn apply(
     root: &Path,
     content_dir: &Path,
     config: &Config,
     opts: &FetchOptions,
     reports: Vec<SourceReport>,
+    opened: &mut BTreeSet<Week>,
 ) -> Result<FetchSummary> {
     let mut summary = FetchSummary {
         sources: reports.len(),
@@ -611,7 +696,7 @@ fn apply(
             Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
         };
         let grace = config.fetch.freeze_after_days;
-        if existing.is_some() && week.is_frozen(opts.now, grace) {
+        if existing.is_some() && week.is_frozen(opts.now, grace) && !opened.contains(&week) {
             let mut ids: Vec<&String> = new_ids.iter().chain(&updated_ids).collect();
             let count = ids.len();
             ids.truncate(20);
@@ -632,11 +717,13 @@ fn apply(
                 new_ids.len(),
                 updated_ids.len()
             ));
+            if existing.is_none() {
+                opened.insert(week);
+            }
             writes.push((path, text));
         }
     }
     if !opts.dry_run {
-        summary.temporaries_removed = remove_stale_temporaries(root, content_dir)?;
         // Papers before digests, and all of them or none (see store::journal).
         crate::store::journal::commit(root, &writes)?;
         summary.files_written = writes.len();

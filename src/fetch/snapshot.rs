@@ -1,0 +1,133 @@
+//! `fetch --from FILE.jsonl[.gz]`: arXiv's metadata snapshot (Kaggle), streamed. Lines
+//! are read and parsed in batches (on every core), filtered as any source's papers are,
+//! and each batch is written as one journal, so memory stays that of one batch whatever
+//! the file's size.
+
+use super::{FetchOptions, FetchSummary, SourceReport, apply, keep};
+use crate::config::Config;
+use crate::paper::{Paper, Week};
+use crate::sources::arxiv_snapshot::parse_line;
+use anyhow::{Context, Result};
+use rayon::prelude::*;
+use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+
+/// Lines a batch holds: ~30 MB of the real snapshot's lines, and few enough journals
+/// that writing each costs little beside its papers.
+const BATCH_LINES: usize = 20_000;
+
+/// Messages kept of each kind; the rest are counted.
+const KEEP_LINES: usize = 1_000;
+
+pub fn is_snapshot(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let name = name.strip_suffix(".gz").unwrap_or(&name);
+    path.is_file() && (name.ends_with(".jsonl") || name.ends_with(".json"))
+}
+
+pub fn ingest(
+    root: &Path,
+    content_dir: &Path,
+    config: &Config,
+    opts: &FetchOptions,
+    path: &Path,
+    progress: &crate::progress::Progress,
+) -> Result<FetchSummary> {
+    let label = path.display().to_string();
+    let file =
+        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let gzipped = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("gz"));
+    let reader: Box<dyn Read> = if gzipped {
+        // The snapshot is sometimes shipped as concatenated gzip members.
+        Box::new(flate2::read::MultiGzDecoder::new(file))
+    } else {
+        Box::new(file)
+    };
+    let mut reader = BufReader::with_capacity(1 << 20, reader);
+    let bar = progress.source(&label);
+    let mut summary = FetchSummary {
+        sources: 1,
+        ..Default::default()
+    };
+    let mut opened: BTreeSet<Week> = BTreeSet::new();
+    let mut line_no = 0usize;
+    let mut kept = 0usize;
+    let mut dropped_messages = 0usize;
+    let mut lines: Vec<(usize, String)> = Vec::with_capacity(BATCH_LINES);
+    loop {
+        lines.clear();
+        while lines.len() < BATCH_LINES {
+            let mut line = String::new();
+            let n = reader
+                .read_line(&mut line)
+                .with_context(|| format!("{label}: cannot read line {}", line_no + 1))?;
+            if n == 0 {
+                break;
+            }
+            line_no += 1;
+            if !line.trim().is_empty() {
+                lines.push((line_no, line));
+            }
+        }
+        if lines.is_empty() {
+            break;
+        }
+        let parsed: Vec<(usize, Result<Paper, String>)> = lines
+            .par_iter()
+            .map(|(n, line)| (*n, parse_line(line)))
+            .collect();
+        let mut papers = Vec::new();
+        let mut warnings = Vec::new();
+        for (n, paper) in parsed {
+            match paper {
+                Ok(p) if opts.max.is_some_and(|m| kept >= m) => drop(p),
+                Ok(p) if keep(&p, &config.filter, opts.since) => {
+                    kept += 1;
+                    papers.push(p);
+                }
+                Ok(_) => summary.filtered_out += 1,
+                Err(why) => warnings.push(format!("line {n}: {why}; left out")),
+            }
+        }
+        summary.entries += lines.len();
+        let report = SourceReport {
+            label: label.clone(),
+            papers,
+            warnings,
+            ..Default::default()
+        };
+        let mut written = apply(root, content_dir, config, opts, vec![report], &mut opened)?;
+        // A whole arXiv is millions of lines: say the first thousand of each kind.
+        for (kept_lines, new_lines) in [
+            (&mut summary.changes, std::mem::take(&mut written.changes)),
+            (&mut summary.warnings, std::mem::take(&mut written.warnings)),
+            (
+                &mut summary.frozen_weeks,
+                std::mem::take(&mut written.frozen_weeks),
+            ),
+        ] {
+            let room = KEEP_LINES.saturating_sub(kept_lines.len());
+            dropped_messages += new_lines.len().saturating_sub(room);
+            kept_lines.extend(new_lines.into_iter().take(room));
+        }
+        summary.absorb(written);
+        bar.advance(&label, summary.entries);
+        if opts.max.is_some_and(|m| kept >= m) {
+            break;
+        }
+    }
+    if dropped_messages > 0 {
+        summary.warnings.push(format!(
+            "{label}: {dropped_messages} more lines of changes and warnings not shown"
+        ));
+    }
+    bar.finish(summary.entries);
+    Ok(summary)
+}
