@@ -7,6 +7,7 @@ use crate::sources::{ParseContext, ParsedFeed, parse_feed};
 use crate::store::{MergeOutcome, digests, merge_records, papers};
 use anyhow::{Context, Result, bail};
 use chrono::{DateTime, NaiveDate, Utc};
+use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
@@ -535,8 +536,11 @@ fn keep(p: &Paper, filter: &FilterConfig, since: Option<NaiveDate>) -> bool {
         return false;
     }
     let lower = |s: &str| s.to_lowercase();
-    let text = format!("{} {}", lower(&p.title), lower(&p.abstract_text));
-    let kw = filter.keywords.is_empty() || filter.keywords.iter().any(|k| text.contains(&lower(k)));
+    // Lower-cased only when a keyword asks: a bulk import passes millions of abstracts.
+    let kw = filter.keywords.is_empty() || {
+        let text = format!("{} {}", lower(&p.title), lower(&p.abstract_text));
+        filter.keywords.iter().any(|k| text.contains(&lower(k)))
+    };
     let au = filter.authors.is_empty()
         || filter.authors.iter().any(|a| {
             let a = lower(a);
@@ -607,23 +611,20 @@ fn apply(
     let mut writes: Vec<(PathBuf, String)> = Vec::new();
     let mut new_by_week: BTreeMap<Week, Vec<&Paper>> = BTreeMap::new();
     let mut updated_by_week: BTreeMap<Week, Vec<String>> = BTreeMap::new();
-    let mut merged_papers: Vec<Paper> = Vec::new();
-    for (id, seen) in &incoming {
-        if !id.is_arxiv()
-            && !seen.doi.is_empty()
-            && let Some(owner) = doi_index.get(&seen.doi.to_lowercase())
-            && owner != id
-        {
-            // A journal item for a paper we hold under its arXiv id.
-            summary.duplicates += 1;
-            continue;
-        }
-        let path = papers::paper_path(content_dir, id);
-        match papers::read_stored(&path)? {
-            None => {
+    let mut merged_papers: Vec<&Paper> = Vec::new();
+    // Reading each stored record and rendering its new text is most of a bulk import's
+    // work and touches one file per paper: it runs on every core, in the store's order.
+    let steps: Vec<Result<StoreStep>> = incoming
+        .par_iter()
+        .map(|(id, seen)| store_step(content_dir, &doi_index, id, seen))
+        .collect();
+    for ((id, seen), step) in incoming.iter().zip(steps) {
+        match step? {
+            StoreStep::KnownByDoi => summary.duplicates += 1,
+            StoreStep::New(path, text) => {
                 summary.new_papers += 1;
                 summary.changes.push(format!("new {id}: {}", seen.title));
-                writes.push((path, papers::render_new(seen)));
+                writes.push((path, text));
                 // A replacement announcement of a paper first seen now is not new
                 // research: its week lists it with the updated papers.
                 if matches!(
@@ -635,36 +636,30 @@ fn apply(
                         .or_default()
                         .push(id.to_string());
                 } else {
-                    merged_papers.push(seen.clone());
+                    merged_papers.push(seen);
                 }
             }
-            Some((front, text)) => {
-                let (merged, outcome) = merge_records(&front.to_paper(), seen);
-                match outcome {
-                    MergeOutcome::Same => summary.duplicates += 1,
-                    MergeOutcome::Refreshed => {
-                        summary.duplicates += 1;
-                        summary.changes.push(format!("refresh {id}"));
-                        writes.push((path.clone(), papers::render_update(&text, &merged, &path)?));
-                    }
-                    MergeOutcome::Updated => {
-                        summary.updated += 1;
-                        summary.changes.push(format!(
-                            "update {id} v{} -> v{}",
-                            front.version, merged.version
-                        ));
-                        let when = seen.announced.unwrap_or(seen.updated);
-                        updated_by_week
-                            .entry(Week::of(when))
-                            .or_default()
-                            .push(id.to_string());
-                        writes.push((path.clone(), papers::render_update(&text, &merged, &path)?));
-                    }
-                }
+            StoreStep::Same => summary.duplicates += 1,
+            StoreStep::Refreshed(path, text) => {
+                summary.duplicates += 1;
+                summary.changes.push(format!("refresh {id}"));
+                writes.push((path, text));
+            }
+            StoreStep::Updated { path, text, from } => {
+                summary.updated += 1;
+                summary
+                    .changes
+                    .push(format!("update {id} v{from} -> v{}", seen.version));
+                let when = seen.announced.unwrap_or(seen.updated);
+                updated_by_week
+                    .entry(Week::of(when))
+                    .or_default()
+                    .push(id.to_string());
+                writes.push((path, text));
             }
         }
     }
-    for p in &merged_papers {
+    for p in merged_papers {
         new_by_week
             .entry(Week::of(p.first_seen()))
             .or_default()
@@ -729,6 +724,55 @@ fn apply(
         summary.files_written = writes.len();
     }
     Ok(summary)
+}
+
+/// What a record seen by a source does to the store.
+enum StoreStep {
+    /// A journal item for a paper held under its arXiv id.
+    KnownByDoi,
+    New(PathBuf, String),
+    Same,
+    /// Same version; the record fills in what the stored one lacked.
+    Refreshed(PathBuf, String),
+    /// A newer version than the stored one (`from`).
+    Updated {
+        path: PathBuf,
+        text: String,
+        from: u32,
+    },
+}
+
+fn store_step(
+    content_dir: &Path,
+    doi_index: &HashMap<String, PaperId>,
+    id: &PaperId,
+    seen: &Paper,
+) -> Result<StoreStep> {
+    if !id.is_arxiv()
+        && !seen.doi.is_empty()
+        && let Some(owner) = doi_index.get(&seen.doi.to_lowercase())
+        && owner != id
+    {
+        return Ok(StoreStep::KnownByDoi);
+    }
+    let path = papers::paper_path(content_dir, id);
+    let Some((front, text)) = papers::read_stored(&path)? else {
+        let text = papers::render_new(seen);
+        return Ok(StoreStep::New(path, text));
+    };
+    let (merged, outcome) = merge_records(&front.to_paper(), seen);
+    Ok(match outcome {
+        MergeOutcome::Same => StoreStep::Same,
+        MergeOutcome::Refreshed => {
+            let text = papers::render_update(&text, &merged, &path)?;
+            StoreStep::Refreshed(path, text)
+        }
+        MergeOutcome::Updated => StoreStep::Updated {
+            text: papers::render_update(&text, &merged, &path)?,
+            path,
+            from: front.version,
+        },
+    })
 }
 
 /// A run that was killed mid-write leaves `.paperboy-*.tmp` files beside its targets; the

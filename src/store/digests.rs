@@ -3,6 +3,7 @@
 use super::frontmatter::{self, Format};
 use crate::paper::Week;
 use anyhow::{Result, anyhow, bail};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use toml_edit::{Array, DocumentMut, Item, value};
 
@@ -80,13 +81,16 @@ pub fn render(
     let mut papers = ids_of(&doc, "papers");
     let mut updated_papers = ids_of(&doc, "updated_papers");
     let before = (papers.len(), updated_papers.len());
+    // A week of a bulk import lists thousands of papers: look ids up, never scan.
+    let mut in_papers: HashSet<String> = papers.iter().cloned().collect();
     for id in new {
-        if !papers.contains(id) {
+        if in_papers.insert(id.clone()) {
             papers.push(id.clone());
         }
     }
+    let mut in_updated: HashSet<String> = updated_papers.iter().cloned().collect();
     for id in updated {
-        if !papers.contains(id) && !updated_papers.contains(id) {
+        if !in_papers.contains(id) && in_updated.insert(id.clone()) {
             updated_papers.push(id.clone());
         }
     }
