@@ -184,6 +184,11 @@ const STOP: &[&str] = &[
     "different",
 ];
 
+/// The most papers a term may be in and still count towards similarity: it bounds the
+/// scoring of one paper to TERMS_PER_DOC x MAX_DF postings. Below 20,000 papers the tenth
+/// of the corpus is the lower bound and this changes nothing.
+const MAX_DF: u32 = 2_000;
+
 /// Documents read at a time.
 const BATCH: usize = 256;
 
@@ -216,8 +221,11 @@ pub fn related<E: Send>(
             }
             Ok(a)
         })?;
-    // Terms in more than a tenth of the papers say little about any one of them.
-    let max_df = ((n as f32) * 0.1).max(3.0) as u32;
+    // Terms in more than a tenth of the papers say little about any one of them; and a
+    // term's postings are scanned for every paper that keeps it, so past MAX_DF papers it
+    // would make the work grow with the square of the corpus (arXiv holds thousands of
+    // identical "This paper has been withdrawn" abstracts).
+    let max_df = (((n as f32) * 0.1) as u32).clamp(3, MAX_DF);
     let vector = |doc: Terms| -> Vec<(u64, f32)> {
         let mut v: Vec<(u64, f32)> = doc
             .into_iter()
