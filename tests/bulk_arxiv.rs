@@ -149,6 +149,15 @@ fn a_harvest_follows_its_token_waits_out_503_and_asks_a_cut_page_again() {
     );
     assert!(listed.values().all(|&n| n == 1), "and in one only");
 
+    // oai_dc names categories in words: each must be read back to an arXiv code.
+    for f in paper_files(site.path()) {
+        let text = read(&f);
+        assert!(
+            !text.contains("primary_category = \"\"") && !text.contains("categories = []"),
+            "{}: a subject not read as a category:\n{text}",
+            f.display()
+        );
+    }
     // A record as oai_dc gives it: subjects by name, "Family, Given", a comment line.
     let p = paper_text(site.path(), "0806.4410");
     assert!(
