@@ -133,6 +133,13 @@ max_results = 500
 kind = "arxiv-rss"              # the daily announcement feed
 categories = ["cs.DC"]
 
+# To start with a field's history (OAI-PMH; resumes where a killed run stopped):
+# [[sources]]
+# kind = "arxiv-oai"
+# set = "cs"
+# from = 2024-01-01
+# Or once, from arXiv's metadata snapshot: paperboy fetch --from arxiv-metadata-oai-snapshot.json
+
 [fetch]
 user_agent = "paperboy/0.1 (mailto:you@example.org)"   # arXiv asks for a contact
 delay_seconds = 3
