@@ -495,3 +495,38 @@ fn the_metadata_snapshot_streams_gzipped_through_the_filters() {
     );
     assert!(p.contains("doi = \"10.1103/PhysRevD.76.013009\""), "{p}");
 }
+
+#[test]
+#[ignore = "needs the shared fixtures; scripts/test runs it"]
+fn saved_oai_pages_are_read_by_fetch_from_like_a_harvest() {
+    let dir = need_oai!();
+    let site = temp_site(common::BASIC_CONFIG);
+    let out = paperboy(site.path(), &["fetch", "--from", dir.to_str().unwrap()]);
+    // The two idDoesNotExist answers are OAI errors, said with their file; the rest land.
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert_eq!(err.matches("OAI error idDoesNotExist").count(), 2, "{err}");
+    assert!(
+        err.contains("error_idDoesNotExist_versioned_identifier.xml"),
+        "{err}"
+    );
+    let mut ids = ids_in(&common::fixture_bytes(&dir, PAGE1));
+    ids.extend(ids_in(&common::fixture_bytes(&dir, PAGE_LAST)));
+    ids.sort();
+    ids.dedup();
+    // Both oai_dc pages, the 3 records of the `arXiv` page and the arXivRaw record.
+    assert_eq!(paper_files(site.path()).len(), ids.len() + 3 + 1);
+    let hep = paper_text(site.path(), "1706.09418");
+    assert!(
+        hep.contains("authors = [\"Daniel Dercks\", \"Herbi Dreiner\", \"Manuel E. Krauss\""),
+        "{hep}"
+    );
+    assert!(
+        hep.contains("categories = [\"hep-ph\", \"hep-ex\"]"),
+        "{hep}"
+    );
+    assert!(
+        hep.contains("doi = \"10.1140/epjc/s10052-017-5414-4\""),
+        "{hep}"
+    );
+}

@@ -251,6 +251,20 @@ fn read_saved(
                 ..Default::default()
             };
             match read_capped(path, max_bytes) {
+                // A saved OAI-PMH page (a harvest kept on disk) is read as the harvester
+                // reads it.
+                Ok(bytes) if is_oai_pmh(&bytes) => match crate::sources::arxiv_oai::parse(&bytes) {
+                    Ok(page) if page.error.is_none() => {
+                        report.entries += page.records;
+                        report.papers.extend(page.papers);
+                        report.warnings.extend(page.warnings);
+                    }
+                    Ok(page) => {
+                        let (code, message) = page.error.unwrap_or_default();
+                        report.error = Some(format!("{label}: OAI error {code}: {message}"));
+                    }
+                    Err(e) => report.error = Some(format!("{label}: {e}")),
+                },
                 Ok(bytes) => {
                     let mut ctx = ParseContext::new(&label, opts.now);
                     match parse_feed(&bytes, None, &mut ctx) {
@@ -264,6 +278,13 @@ fn read_saved(
             report
         })
         .collect())
+}
+
+/// Whether a document's root element is OAI-PMH's (within its first kilobyte or two, past
+/// the declaration and comments).
+fn is_oai_pmh(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(2048)];
+    memchr::memmem::find(head, b"<OAI-PMH").is_some()
 }
 
 /// A saved feed, held to the same size limit as one fetched over HTTP.
