@@ -3,7 +3,8 @@
 //! page's token, so a killed harvest resumes where it stopped and gives what an
 //! uninterrupted one gives.
 
-use super::{FetchOptions, FetchSummary, SourceReport, apply};
+use super::store::apply;
+use super::{FetchOptions, FetchSummary, SourceReport};
 use crate::config::{Config, SourceConfig};
 use crate::paper::Week;
 use crate::sources::arxiv_oai::{self, NO_VERSIONS, OaiPage};

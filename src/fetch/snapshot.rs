@@ -3,7 +3,8 @@
 //! and each batch is written as one journal, so memory stays that of one batch whatever
 //! the file's size.
 
-use super::{FetchOptions, FetchSummary, SourceReport, apply, keep};
+use super::store::{apply, keep};
+use super::{FetchOptions, FetchSummary, SourceReport};
 use crate::config::Config;
 use crate::paper::{Paper, Week};
 use crate::sources::arxiv_snapshot::parse_line;
