@@ -1,0 +1,117 @@
+//! Author pages: the newest papers first, older ones on pages counted from the oldest.
+
+use super::*;
+
+/// Author pages. With `kept` (incremental builds), paper lines are taken from, and kept
+/// in, that file.
+pub(super) fn render_authors(ctx: &Ctx, out: &Output, kept: Option<&Path>) -> Result<()> {
+    let site = ctx.site;
+    let in_theme = Snippet::Line.in_theme(&ctx.tera);
+    let kept = kept.filter(|_| in_theme);
+    let keys: Vec<Fingerprint> = match kept {
+        Some(_) => (0..site.papers.len())
+            .into_par_iter()
+            .map(|i| {
+                let mut h = ctx.fingerprints.page("line");
+                h.num(ctx.fingerprints.paper_view[i]);
+                h.finish()
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+    let kept_lines = kept.and_then(kept_lines::KeptLines::open);
+    let writer = kept.and_then(kept_lines::LineWriter::new);
+    // A paper is on the page of each of its authors: its line is rendered once.
+    let lines = in_theme.then(|| {
+        let uses = site.authors.iter().flat_map(|a| a.papers.iter().copied());
+        let lines = Snippets::new(Snippet::Line, site, &ctx.tera, &ctx.urls, uses);
+        match kept {
+            Some(_) => lines.with_store(snippets::Store {
+                keys: &keys,
+                kept: kept_lines.as_ref(),
+                writer: writer.as_ref(),
+            }),
+            None => lines,
+        }
+    });
+    site.authors.par_iter().try_for_each_init(
+        || ctx.context(),
+        |context, author| {
+            let front = views::author_rel(&author.slug);
+            let split = author_split(author.papers.len());
+            for page in split.pages() {
+                let papers = &author.papers[split.range(page)];
+                let paginator = pager::paginator(&front, split, page, &ctx.urls);
+                let mut h = ctx.fingerprints.page("author");
+                h.str(&author.name)
+                    .str(&author.slug)
+                    .bytes(&serde_json::to_vec(&paginator).context("cannot serialize a pager")?);
+                if page == ListPage::Front {
+                    // Only the front page shows the count.
+                    h.num(author.papers.len() as u128);
+                }
+                ctx.fingerprints.papers(&mut h, papers);
+                let rel = pager::page_rel(&front, page);
+                ctx.page(out, context, "author.html", &rel, h.finish(), |c| {
+                    match &lines {
+                        Some(lines) => {
+                            let held = papers
+                                .iter()
+                                .map(|&i| lines.get(i, c.context))
+                                .collect::<Result<Vec<_>>>()?;
+                            let list: Vec<_> = papers
+                                .iter()
+                                .zip(&held)
+                                .map(|(&i, line)| views::line_item(site, i, line))
+                                .collect();
+                            c.insert("papers", &list);
+                        }
+                        None => {
+                            let list: Vec<_> = papers
+                                .iter()
+                                .map(|&i| views::paper_line(site, i, &ctx.urls))
+                                .collect();
+                            c.insert("papers", &list);
+                        }
+                    }
+                    c.insert(
+                        "author",
+                        &views::AuthorView {
+                            name: author.name.clone(),
+                            url: ctx.urls.path(&front),
+                            paper_count: author.papers.len(),
+                        },
+                    );
+                    c.insert("paginator", &paginator);
+                    Ok(())
+                })
+                .with_context(|| named_by("author", &author.name, site, &author.papers))?;
+            }
+            if let Some(lines) = &lines {
+                lines.release(&author.papers);
+            }
+            Ok::<_, anyhow::Error>(())
+        },
+    )?;
+    #[cfg(debug_assertions)]
+    if let Some(lines) = &lines {
+        debug_assert_eq!(lines.held(), 0, "lines held after every author page");
+    }
+    drop(lines);
+    if let (Some(writer), Some(path)) = (writer, kept) {
+        writer.finish(kept_lines.as_ref(), &keys, path);
+    }
+    Ok(())
+}
+
+/// Papers on an author's front page, the newest; older ones are on full pages of as many,
+/// counted from the oldest.
+pub(super) const AUTHOR_PAGE: usize = 50;
+
+pub(super) fn author_split(len: usize) -> Split {
+    Split {
+        len,
+        per_page: AUTHOR_PAGE,
+        front: pager::Front::NewestPapers,
+    }
+}

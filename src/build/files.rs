@@ -1,0 +1,238 @@
+//! What the build writes besides the pages it renders from templates: the search index, machine figures, For you vectors, feeds and sitemaps.
+
+use super::*;
+
+/// The search index, or the previous build's when no paper's searchable text changed.
+/// With `state`, where an incremental build keeps what the index was made from, only
+/// the papers added since are tokenized.
+pub(super) fn write_search_index(
+    ctx: &Ctx,
+    out: &Output,
+    corpus: Fingerprint,
+    state: Option<&Path>,
+) -> Result<()> {
+    let fingerprint = Hasher::new()
+        .num(ctx.fingerprints.site)
+        .num(corpus)
+        .str("search")
+        .finish();
+    // A week's new papers change the last few chunks of document details; each chunk is
+    // made only when what it shows of its papers changed (their corpus hashes cover it).
+    // The postings change with every paper (the idf).
+    let n = ctx.site.papers.len();
+    (0..n.div_ceil(search::CHUNK))
+        .into_par_iter()
+        .try_for_each(|c| {
+            let range = c * search::CHUNK..n.min((c + 1) * search::CHUNK);
+            let mut h = ctx.fingerprints.page("search-docs");
+            h.num(c as u128);
+            for p in &ctx.site.papers[range.clone()] {
+                h.num(p.corpus_hash);
+            }
+            out.page(&search::doc_chunk_rel(c), h.finish(), || {
+                search::doc_chunk(ctx.site, &ctx.urls, range)
+            })
+        })?;
+    let previous = out.previous_under("search/", fingerprint);
+    let mut linked = !previous.is_empty();
+    for rel in &previous {
+        if !out.reuse(rel, fingerprint)? {
+            linked = false;
+            break;
+        }
+    }
+    if linked {
+        return Ok(());
+    }
+    // Anything unreadable is no state: every paper is tokenized.
+    let kept = state
+        .and_then(|p| std::fs::read(p).ok())
+        .and_then(|bytes| search::SearchState::decode(&bytes));
+    let index = search::build_index(ctx.site, kept, state.is_some(), &|rel, json| {
+        out.page(&rel, fingerprint, || Ok(json))
+    })?;
+    if let (Some(path), Some(bytes)) = (state, &index.state) {
+        // Failing to keep it only costs the next build the tokenizing.
+        let _ = std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")))
+            .map_err(anyhow::Error::from)
+            .and_then(|()| crate::store::atomic::write_atomic(path, bytes));
+    }
+    Ok(())
+}
+
+/// A paper's machine figure (`content/figures/…`), published beside its page. Made again
+/// when the paper's file or the figure file changed.
+pub(super) fn publish_figure(ctx: &Ctx, out: &Output, i: usize) -> Result<()> {
+    let p = &ctx.site.papers[i];
+    let (Some(rel), Some(m)) = (views::figure_rel(p), &p.front.machine) else {
+        return Ok(());
+    };
+    let safe = m.figure.starts_with("figures/")
+        && std::path::Path::new(&m.figure)
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)));
+    if !safe {
+        anyhow::bail!(
+            "{}: key `machine.figure`: {:?} is not a file under content/figures/",
+            p.source_path.display(),
+            m.figure
+        );
+    }
+    let path = ctx.root.join("content").join(&m.figure);
+    let meta = std::fs::metadata(&path).with_context(|| {
+        format!(
+            "{}: key `machine.figure`: cannot read {} (run `paperboy review --id {}` to make it again)",
+            p.source_path.display(),
+            path.display(),
+            p.front.id
+        )
+    })?;
+    let mtime = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos());
+    let mut h = ctx.fingerprints.page("figure");
+    h.num(p.content_hash).num(u128::from(meta.len())).num(mtime);
+    out.file(&rel, h.finish(), || {
+        std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))
+    })
+}
+
+/// Each week's papers as vectors for the reader's browser (`render::foryou`), made again
+/// only for weeks whose papers changed; and the list of weeks the "For you" page ranks.
+pub(super) fn write_foryou(ctx: &Ctx, out: &Output, terms_cache: Option<&Path>) -> Result<()> {
+    let site = ctx.site;
+    let weeks = render::foryou::Weeks::new(site, terms_cache);
+    (0..site.digests.len()).into_par_iter().try_for_each(|di| {
+        let d = &site.digests[di];
+        let mut h = ctx.fingerprints.page("foryou");
+        h.str(&d.week.to_string());
+        ctx.fingerprints.papers(&mut h, &d.papers);
+        ctx.fingerprints.papers(&mut h, &d.updated);
+        // The older weeks its idf is counted over.
+        for older in render::foryou::idf_weeks(site, di).skip(1) {
+            let o = &site.digests[older];
+            for &i in o.papers.iter().chain(&o.updated) {
+                h.num(site.papers[i].corpus_hash);
+            }
+        }
+        out.page(&format!("foryou/{}.json", d.week), h.finish(), || {
+            weeks.week_file(di, &ctx.urls)
+        })
+    })?;
+    out.write(
+        "foryou/weeks.json",
+        render::foryou::recent_weeks(site, ctx.config.foryou_weeks).as_bytes(),
+    )
+}
+
+pub(super) fn render_lists(ctx: &Ctx, out: &Output) -> Result<()> {
+    let weeks = views::week_summaries(ctx.site, &ctx.urls, 0);
+    let mut c = ctx.context();
+    c.insert("weeks", &weeks);
+    let categories: Vec<_> = ctx
+        .site
+        .categories
+        .iter()
+        .map(|cat| views::category_summary(cat, &ctx.urls))
+        .collect();
+    c.insert("categories", &categories);
+    always(ctx, out, "archive.html", "archive/index.html", &c)?;
+    always(ctx, out, "search.html", "search/index.html", &ctx.context())?;
+    // The reader's saved papers and their ranking: pages of a theme that has them.
+    for (template, rel) in [
+        ("saved.html", "saved/index.html"),
+        ("foryou.html", "foryou/index.html"),
+    ] {
+        if ctx.tera.get_template_names().any(|n| n == template) {
+            always(ctx, out, template, rel, &ctx.context())?;
+        }
+    }
+    always(ctx, out, "404.html", "404.html", &ctx.context())
+}
+
+/// The few pages that show something of every week or category are rendered every time.
+pub(super) fn always(
+    ctx: &Ctx,
+    out: &Output,
+    template: &str,
+    rel: &str,
+    c: &tera::Context,
+) -> Result<()> {
+    let html = render::render(&ctx.tera, template, c)?;
+    out.write(rel, html.as_bytes())
+}
+
+pub(super) fn newest(site: &Site, ids: impl Iterator<Item = usize>, limit: usize) -> Vec<usize> {
+    let mut list: Vec<usize> = ids.collect();
+    list.sort_by(|&a, &b| {
+        let (a, b) = (&site.papers[a].front, &site.papers[b].front);
+        b.published.cmp(&a.published).then_with(|| a.id.cmp(&b.id))
+    });
+    list.truncate(limit);
+    list
+}
+
+pub(super) fn render_feeds(ctx: &Ctx, out: &Output) -> Result<()> {
+    let (feeds, sitemaps) = rayon::join(|| write_feeds(ctx, out), || write_sitemaps(ctx, out));
+    feeds?;
+    sitemaps
+}
+
+/// The site's Atom feed and one per category.
+pub(super) fn write_feeds(ctx: &Ctx, out: &Output) -> Result<()> {
+    let site = ctx.site;
+    let limit = ctx.config.feed_limit;
+    let all = newest(site, 0..site.papers.len(), limit);
+    let meta = feeds::FeedMeta {
+        title: &ctx.config.title,
+        subtitle: &ctx.config.description,
+        self_rel: "atom.xml",
+        alternate_rel: "",
+    };
+    out.write(
+        "atom.xml",
+        feeds::atom(&meta, site, &all, &ctx.urls)?.as_bytes(),
+    )?;
+    site.categories.par_iter().try_for_each(|cat| {
+        let papers = newest(site, cat.papers.iter().copied(), limit);
+        let title = format!("{}: {}", ctx.config.title, cat.name);
+        let self_rel = format!("categories/{}/atom.xml", cat.slug);
+        let alternate_rel = pager::front_rel(&cat.slug);
+        let meta = feeds::FeedMeta {
+            title: &title,
+            subtitle: "",
+            self_rel: &self_rel,
+            alternate_rel: &alternate_rel,
+        };
+        out.write(
+            &self_rel,
+            feeds::atom(&meta, site, &papers, &ctx.urls)?.as_bytes(),
+        )
+    })
+}
+
+pub(super) fn write_sitemaps(ctx: &Ctx, out: &Output) -> Result<()> {
+    let site = ctx.site;
+    let mut rels: Vec<String> = vec![String::new(), "archive/".into(), "search/".into()];
+    rels.extend(site.digests.iter().map(views::digest_rel));
+    for cat in &site.categories {
+        let split = Split {
+            len: cat.papers.len(),
+            per_page: ctx.config.paginate_by,
+            front: pager::Front::TwoNewestPages,
+        };
+        rels.extend(split.pages().map(|page| pager::rel(&cat.slug, page)));
+    }
+    rels.extend(site.papers.iter().map(views::paper_rel));
+    for author in &site.authors {
+        let front = views::author_rel(&author.slug);
+        let split = author_split(author.papers.len());
+        rels.extend(split.pages().map(|page| pager::page_rel(&front, page)));
+    }
+    for (name, text) in feeds::sitemaps(&rels, &ctx.urls, feeds::SITEMAP_MAX_URLS) {
+        out.write(&name, text.as_bytes())?;
+    }
+    out.write("robots.txt", feeds::robots(&ctx.urls).as_bytes())
+}

@@ -1,0 +1,305 @@
+//! `paperboy build`: content -> public/, as a flat list of timed steps.
+
+mod authors;
+mod ctx;
+mod files;
+mod kept_lines;
+mod lists;
+mod snippets;
+mod steps;
+
+use authors::*;
+use ctx::*;
+use files::*;
+use lists::*;
+use steps::*;
+
+use crate::config::Config;
+use crate::manifest::{Fingerprint, Hasher};
+use crate::output::{Output, Reuse};
+use crate::render::pager::{self, ListPage, Split};
+use crate::render::views::{self, SiteView, Urls};
+use crate::render::{self, feeds, search};
+use crate::site::{self, Category, DigestEntry, Site};
+use anyhow::{Context, Result};
+use rayon::prelude::*;
+use snippets::{Snippet, Snippets};
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// Related papers listed on each paper's page.
+const RELATED_PER_PAPER: usize = 5;
+
+pub struct BuildReport {
+    pub pages: usize,
+    /// Files (pages and search index) linked unchanged from the previous build.
+    pub reused: usize,
+    pub files: usize,
+    pub bytes: usize,
+    pub papers: usize,
+    pub weeks: usize,
+    pub categories: usize,
+    pub steps: Vec<Step>,
+    pub total: Duration,
+    /// Temporary files of killed runs removed from `content/`.
+    pub temporaries_removed: usize,
+}
+
+fn thousands(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+impl std::fmt::Display for BuildReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "built {} pages ({} papers, {} weeks, {} categories) in {:.2} s",
+            thousands(self.pages),
+            thousands(self.papers),
+            thousands(self.weeks),
+            thousands(self.categories),
+            self.total.as_secs_f64()
+        )?;
+        if self.reused > 0 {
+            write!(
+                f,
+                "; {} unchanged files kept from the last build",
+                thousands(self.reused)
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// How to build.
+pub struct Options {
+    /// Show a progress bar on large sites.
+    pub progress: bool,
+    /// Link pages whose inputs are unchanged since the last build into the same folder
+    /// from it, rather than render them again.
+    pub incremental: bool,
+    /// Past this many papers the abstracts are kept in a temporary file, not in memory.
+    pub abstracts_in_memory_up_to: usize,
+    /// Remove the temporary files killed runs left in `content/`: only for a caller that
+    /// holds the site lock, or it could take a running fetch's file from under it.
+    pub remove_temporaries: bool,
+}
+
+impl Default for Options {
+    /// A full build, quiet, abstracts in memory up to `site::ABSTRACTS_IN_MEMORY_UP_TO`.
+    fn default() -> Options {
+        Options {
+            progress: false,
+            incremental: false,
+            abstracts_in_memory_up_to: site::ABSTRACTS_IN_MEMORY_UP_TO,
+            remove_temporaries: false,
+        }
+    }
+}
+
+/// Builds the site into `output`.
+pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Result<BuildReport> {
+    let Options {
+        progress,
+        incremental,
+        abstracts_in_memory_up_to,
+        remove_temporaries,
+    } = *options;
+    let started = Instant::now();
+    let mut steps = Steps {
+        list: Vec::new(),
+        last: started,
+        last_cpu: process_cpu_time(),
+    };
+    // A full build trusts nothing kept from earlier builds, and keeps nothing for later.
+    let parse_cache =
+        incremental.then(|| site::parsed::ParseCache::new(root.join(".cache/parsed")));
+    let mut site = site::load_with(
+        &root.join("content"),
+        abstracts_in_memory_up_to,
+        parse_cache.as_ref(),
+    )?;
+    site.preferred_categories = config.site_categories();
+    let mut temporaries_removed = 0;
+    if remove_temporaries {
+        for path in std::mem::take(&mut site.temporaries) {
+            std::fs::remove_file(&path)
+                .with_context(|| format!("cannot remove {}", path.display()))?;
+            temporaries_removed += 1;
+        }
+    }
+    steps.done("load content");
+    let tera = render::load_templates(root, &config.theme)?;
+    steps.done("load templates");
+    let urls = Urls::new(&config.base_url);
+    let site_view = SiteView {
+        title: &config.title,
+        description: &config.description,
+        base_url: &config.base_url,
+        base_path: urls.base_path.clone(),
+        feed_url: urls.path("atom.xml"),
+        categories: site
+            .categories
+            .iter()
+            .map(|c| views::category_link(c, &urls))
+            .collect(),
+    };
+    let site_fp = site_inputs(root, config, &site_view)?;
+    // The two manifests list every file of the site; reading one is most of this step.
+    let ((corpus, previous), standby) = rayon::join(
+        || {
+            let previous = incremental.then(|| crate::manifest::load(output)).flatten();
+            (corpus_fingerprint(&site), previous)
+        },
+        // Always taken, so that a full build leaves no manifest for a standby it removes.
+        || crate::manifest::take_standby(output),
+    );
+    let standby = standby?;
+    steps.done("fingerprints");
+    let terms_cache = incremental.then(|| root.join(".cache/related-terms.bin"));
+    let reuse = match previous {
+        Some(p) => {
+            // The same papers' words, and the same binary and config: the same related
+            // papers.
+            if p.site == site_fp && p.corpus == corpus && p.related.len() == site.papers.len() {
+                site.related = p.related;
+            } else {
+                site.compute_related(RELATED_PER_PAPER, terms_cache.as_deref())?;
+            }
+            Some(Reuse {
+                current: p.pages,
+                standby,
+            })
+        }
+        None => {
+            site.compute_related(RELATED_PER_PAPER, terms_cache.as_deref())?;
+            None
+        }
+    };
+    steps.done("related papers");
+    let mut base = tera::Context::new();
+    base.insert("site", &site_view);
+    let ctx = Ctx {
+        root,
+        site: &site,
+        tera,
+        urls,
+        base,
+        config,
+        fingerprints: Fingerprints::new(site_fp, &site),
+    };
+    let out = Output::new(output, reuse)?;
+    let bar = crate::progress::Progress::new(progress && site.papers.len() > 2000);
+
+    let paper_bar = bar.bar(site.papers.len() as u64, "papers");
+    (0..site.papers.len()).into_par_iter().try_for_each_init(
+        || ctx.context(),
+        |context, i| {
+            let fps = &ctx.fingerprints;
+            let mut h = fps.page("paper");
+            h.num(fps.paper_view[i]);
+            // Related papers show their titles and links: their files count.
+            for &r in &site.related[i] {
+                h.num(site.papers[r].content_hash);
+            }
+            ctx.page(
+                &out,
+                context,
+                "paper.html",
+                &views::paper_rel(&site.papers[i]),
+                h.finish(),
+                |c| {
+                    let paper = views::paper_view(&site, i, &ctx.urls)?;
+                    let extras = views::paper_page_extras(
+                        &site,
+                        i,
+                        &ctx.urls,
+                        &config.title,
+                        &paper.abstract_text,
+                    );
+                    c.insert("paper", &paper);
+                    c.insert("page", &extras);
+                    Ok(())
+                },
+            )
+            .with_context(|| format!("rendering {}", site.papers[i].source_path.display()))?;
+            publish_figure(&ctx, &out, i)?;
+            if let Some(b) = &paper_bar {
+                b.inc(1);
+            }
+            Ok::<_, anyhow::Error>(())
+        },
+    )?;
+    steps.done("render papers");
+
+    render_weeks(&ctx, &out)?;
+    steps.done("render digests, home, categories");
+
+    let search_state = incremental.then(|| root.join(".cache/search-state.bin"));
+    let lines_cache = incremental.then(|| root.join(".cache/lines.bin"));
+    // Where earlier builds kept it, as JSON.
+    let _ = std::fs::remove_file(root.join(".cache/search-index.json"));
+    // Building the search index is mostly one thread's work: the author pages, which
+    // need nothing from it, keep the other cores busy meanwhile.
+    let (authors, search) = rayon::join(
+        || render_authors(&ctx, &out, lines_cache.as_deref()),
+        || write_search_index(&ctx, &out, corpus, search_state.as_deref()),
+    );
+    authors?;
+    search?;
+    steps.done("render authors, search index");
+
+    render_lists(&ctx, &out)?;
+    steps.done("render archive, search, 404");
+
+    render_feeds(&ctx, &out)?;
+    steps.done("feeds, sitemap, robots");
+
+    write_foryou(&ctx, &out, terms_cache.as_deref())?;
+    steps.done("for-you vectors");
+
+    out.copy_dir(
+        &root.join("themes").join(&config.theme).join("static"),
+        root,
+    )?;
+    out.copy_dir(&root.join("static"), root)?;
+    steps.done("static files");
+
+    bar.finish();
+    let (pages, files, bytes, reused) = (out.html_pages(), out.files(), out.bytes(), out.reused());
+    crate::manifest::set_aside(output)?;
+    let (manifest, replaced_is_standby) = out.commit()?;
+    crate::manifest::after_swap(output, replaced_is_standby)?;
+    steps.done("swap in");
+    crate::manifest::save(
+        output,
+        crate::manifest::Record {
+            site: site_fp,
+            pages: manifest,
+            corpus,
+            related: &site.related,
+        },
+    )?;
+    steps.done("manifest");
+    Ok(BuildReport {
+        pages,
+        reused,
+        files,
+        bytes,
+        papers: site.papers.len(),
+        weeks: site.digests.len(),
+        categories: site.categories.len(),
+        steps: steps.list,
+        total: started.elapsed(),
+        temporaries_removed,
+    })
+}
