@@ -523,6 +523,10 @@ impl Config {
                 None => anyhow::anyhow!("{}:{}: {message}", path.display(), line),
             }
         })?;
+        // Templates join paths as `{{ site.base_url }}/…`: "https://x.org/" and
+        // "https://x.org" are one site.
+        let mut config = config;
+        config.base_url = config.base_url.trim_end_matches('/').to_string();
         config.validate(path)?;
         Ok(config)
     }

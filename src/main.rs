@@ -159,7 +159,8 @@ fn parse_base_url(s: &str) -> Result<String, String> {
     if host.is_empty() || host.contains(char::is_whitespace) {
         return Err(format!("{s:?} has no host"));
     }
-    Ok(s.to_string())
+    // As the config's base_url: a trailing slash would double in `{{ site.base_url }}/`.
+    Ok(s.trim_end_matches('/').to_string())
 }
 
 /// An ISO week (2026-W20) or `frozen`.

@@ -717,3 +717,26 @@ fn authors_paginate_and_a_new_paper_changes_only_the_front_page() {
     assert_eq!(listed(&read(dir.join("page/1/index.html"))), listed(&page1));
     assert_eq!(listed(&read(dir.join("page/2/index.html"))), listed(&page2));
 }
+
+#[test]
+fn a_base_url_with_a_trailing_slash_is_the_same_site() {
+    let site = example_site();
+    common::edit(
+        site.path().join("paperboy.toml"),
+        "base_url = \"https://example.github.io/digest\"",
+        "base_url = \"https://example.github.io/digest/\"",
+    );
+    assert_ok(&build(site.path(), &[]));
+    let index = read(site.path().join("public/index.html"));
+    assert!(
+        index.contains("<link rel=\"canonical\" href=\"https://example.github.io/digest/\">"),
+        "{}",
+        &index[..index.len().min(1500)]
+    );
+    assert!(!index.contains("digest//"), "no doubled slash");
+    let check = common::paperboy(site.path(), &["check"]);
+    assert_ok(&check);
+    // The same from the command line, as the Pages workflow passes it.
+    assert_ok(&build(site.path(), &["--base-url", "https://example.org/"]));
+    assert!(!read(site.path().join("public/index.html")).contains("example.org//"));
+}
