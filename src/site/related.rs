@@ -351,4 +351,43 @@ mod tests {
         assert_eq!(r[1].first(), Some(&3));
         assert!(r[4].is_empty());
     }
+
+    #[test]
+    fn thousands_of_identical_abstracts_do_not_relate_through_their_shared_words() {
+        // 30,000 papers: 2,500 withdrawn stubs with one text (in more papers than MAX_DF,
+        // fewer than a tenth of the corpus), and pairs of papers that share a rare word.
+        let n = 30_000;
+        let text = |i: usize| -> (String, String) {
+            if i < 2_500 {
+                (
+                    "Withdrawn".into(),
+                    "This paper has been withdrawn by the author".into(),
+                )
+            } else {
+                let pair = i / 2;
+                (
+                    format!("Paper zq{pair}x"),
+                    format!("About topic zq{pair}x and ww{i}y"),
+                )
+            }
+        };
+        let counter = TermCounter::default();
+        let r = related(
+            n,
+            |range| {
+                Ok::<_, ()>(
+                    range
+                        .map(|i| {
+                            let (t, a) = text(i);
+                            counter.terms(&t, &a)
+                        })
+                        .collect(),
+                )
+            },
+            5,
+        )
+        .unwrap();
+        assert!(r[..2_500].iter().all(Vec::is_empty), "{:?}", &r[..3]);
+        assert_eq!(r[10_000], [10_001]);
+    }
 }
