@@ -1,0 +1,353 @@
+//! Weeks, digests, cards and lines, and the summaries of weeks and categories the list pages show.
+
+use super::*;
+
+pub fn week_link(d: &DigestEntry, urls: &Urls) -> Link {
+    Link {
+        name: d.week.to_string(),
+        url: urls.path(&digest_rel(d)),
+    }
+}
+
+#[derive(Serialize)]
+pub struct CategoryGroup<P> {
+    /// For "other", the folded groups: its name is "Other categories" and its url empty.
+    pub category: CategoryRef,
+    pub papers: Vec<P>,
+    /// The folded small groups (each paper's card shows its category).
+    pub other: bool,
+}
+
+/// A digest with its papers as `P`: full paper views, or cards (`CardItem`).
+#[derive(Serialize)]
+pub struct DigestView<'a, P = PaperView<'a>> {
+    pub week: String,
+    pub title: &'a str,
+    pub start: String,
+    pub end: String,
+    pub url: String,
+    pub permalink: String,
+    /// The editor's introduction as HTML.
+    pub body: &'a str,
+    pub paper_count: usize,
+    /// Papers an editor reviewed, first.
+    pub picks: Vec<P>,
+    /// The other new papers, grouped by primary category: the site's own categories first
+    /// (`Site::preferred_categories`), then the larger groups; groups smaller than
+    /// `FOLD_BELOW` fold into one "Other categories" group, last. Papers in the digest's
+    /// own order.
+    pub groups: Vec<CategoryGroup<P>>,
+    pub updated_papers: Vec<P>,
+    pub prev: Option<Link>,
+    pub next: Option<Link>,
+}
+
+/// The category a paper is filed under: its primary one, else its first.
+pub fn primary_category(f: &crate::store::frontmatter::PaperFront) -> &str {
+    if f.primary_category.is_empty() {
+        f.categories
+            .first()
+            .map(String::as_str)
+            .unwrap_or("uncategorized")
+    } else {
+        &f.primary_category
+    }
+}
+
+pub fn category_page_link(name: &str, urls: &Urls) -> CategoryRef {
+    let slug = category_slug(name);
+    CategoryRef {
+        name: name.to_string(),
+        url: urls.path(&pager::front_rel(&slug)),
+        slug,
+        full_name: crate::site::taxonomy::lookup(name).map_or("", |e| e.name),
+    }
+}
+
+/// A digest with full paper views (what `digest.html` gets from a theme without
+/// `card.html`, and what emails get).
+pub fn digest_view<'a>(site: &'a Site, di: usize, urls: &Urls) -> anyhow::Result<DigestView<'a>> {
+    digest_view_with(site, di, urls, |i| paper_view(site, i, urls))
+}
+
+/// A digest whose papers are made by `item` from their index.
+pub fn digest_view_with<'a, P>(
+    site: &'a Site,
+    di: usize,
+    urls: &Urls,
+    mut item: impl FnMut(usize) -> anyhow::Result<P>,
+) -> anyhow::Result<DigestView<'a, P>> {
+    let d = &site.digests[di];
+    let mut picks = Vec::new();
+    let mut groups: Vec<CategoryGroup<P>> = Vec::new();
+    for &pi in &d.papers {
+        if is_pick(&site.papers[pi]) {
+            picks.push(item(pi)?);
+            continue;
+        }
+        let category = primary_category(&site.papers[pi].front);
+        let paper = item(pi)?;
+        match groups.iter_mut().find(|g| g.category.name == category) {
+            Some(g) => g.papers.push(paper),
+            None => groups.push(CategoryGroup {
+                category: category_page_link(category, urls),
+                papers: vec![paper],
+                other: false,
+            }),
+        }
+    }
+    let groups = order_groups(groups, &site.preferred_categories);
+    let rel = digest_rel(d);
+    Ok(DigestView {
+        week: d.week.to_string(),
+        title: if d.front.title.is_empty() {
+            ""
+        } else {
+            &d.front.title
+        },
+        start: d.front.start.unwrap_or_else(|| d.week.start()).to_string(),
+        end: d.front.end.unwrap_or_else(|| d.week.end()).to_string(),
+        url: urls.path(&rel),
+        permalink: urls.permalink(&rel),
+        body: &d.body_html,
+        paper_count: d.papers.len(),
+        picks,
+        groups,
+        updated_papers: d
+            .updated
+            .iter()
+            .map(|&i| item(i))
+            .collect::<anyhow::Result<_>>()?,
+        // Digests are newest first: the previous week is the next index.
+        prev: site.digests.get(di + 1).map(|p| week_link(p, urls)),
+        next: di.checked_sub(1).map(|n| week_link(&site.digests[n], urls)),
+    })
+}
+
+/// Groups of fewer papers than this fold into "Other categories", unless they are of the
+/// site's own categories: a long week of mostly one-paper groups reads as a list.
+pub const FOLD_BELOW: usize = 3;
+
+/// Whether an editor reviewed the paper: a pick, shown first.
+pub fn is_pick(p: &PaperEntry) -> bool {
+    !p.front.review.headline.trim().is_empty() || !p.front.review.summary.trim().is_empty()
+}
+
+/// The site's own categories first, in their order; then by size, largest first, then by
+/// name; small groups folded into one, last.
+pub(super) fn order_groups<P>(
+    groups: Vec<CategoryGroup<P>>,
+    preferred: &[String],
+) -> Vec<CategoryGroup<P>> {
+    let rank = |g: &CategoryGroup<P>| preferred.iter().position(|c| *c == g.category.name);
+    let (mut keep, small): (Vec<_>, Vec<_>) = groups
+        .into_iter()
+        .partition(|g| rank(g).is_some() || g.papers.len() >= FOLD_BELOW);
+    keep.sort_by(|a, b| {
+        (
+            rank(a).unwrap_or(usize::MAX),
+            std::cmp::Reverse(a.papers.len()),
+            &a.category.name,
+        )
+            .cmp(&(
+                rank(b).unwrap_or(usize::MAX),
+                std::cmp::Reverse(b.papers.len()),
+                &b.category.name,
+            ))
+    });
+    match small.len() {
+        0 => {}
+        // One small group is no fold: it keeps its name.
+        1 => keep.extend(small),
+        _ => {
+            let mut small = small;
+            small.sort_by(|a, b| a.category.name.cmp(&b.category.name));
+            keep.push(CategoryGroup {
+                category: CategoryRef {
+                    name: "Other categories".into(),
+                    url: String::new(),
+                    slug: "other".into(),
+                    full_name: "",
+                },
+                papers: small.into_iter().flat_map(|g| g.papers).collect(),
+                other: true,
+            });
+        }
+    }
+    keep
+}
+
+/// A paper on a list page of a theme with `card.html`: its card, rendered once for every
+/// page that lists it, and what a template needs around it.
+#[derive(Serialize)]
+pub struct CardItem<'a> {
+    pub id: &'a str,
+    pub slug: &'a str,
+    pub url: String,
+    pub title: &'a str,
+    /// `card.html` rendered for this paper.
+    pub card: &'a str,
+}
+
+pub fn card_item<'a>(site: &'a Site, i: usize, urls: &Urls, card: &'a str) -> CardItem<'a> {
+    let p = &site.papers[i];
+    CardItem {
+        id: p.front.id.as_str(),
+        slug: &p.slug,
+        url: urls.path(&paper_rel(p)),
+        title: &p.front.title,
+        card,
+    }
+}
+
+/// A paper on an author page of a theme with `line.html`: its line, rendered once for
+/// every author page that lists it.
+#[derive(Serialize)]
+pub struct LineItem<'a> {
+    pub id: &'a str,
+    /// `line.html` rendered for this paper.
+    pub line: &'a str,
+}
+
+pub fn line_item<'a>(site: &'a Site, i: usize, line: &'a str) -> LineItem<'a> {
+    LineItem {
+        id: site.papers[i].front.id.as_str(),
+        line,
+    }
+}
+
+/// A paper on a category page, with the heading of its week when it is the first of that
+/// week on the page.
+#[derive(Serialize)]
+pub struct Headed<P> {
+    #[serde(flatten)]
+    pub paper: P,
+    pub week_heading: Option<Link>,
+}
+
+/// Headings for a category page's papers: the announcing week's title where a new week
+/// starts, and one heading over the papers that no digest lists.
+pub fn week_headings(site: &Site, papers: &[usize], urls: &Urls) -> Vec<Option<Link>> {
+    let mut last = None;
+    papers
+        .iter()
+        .enumerate()
+        .map(|(n, i)| {
+            let week = site.week_of[*i];
+            if n > 0 && week == last {
+                return None;
+            }
+            last = week;
+            Some(match week {
+                Some(di) => {
+                    let d = &site.digests[di];
+                    Link {
+                        name: week_title(d),
+                        url: urls.path(&digest_rel(d)),
+                    }
+                }
+                None => Link {
+                    name: "Not in a weekly digest".to_string(),
+                    url: String::new(),
+                },
+            })
+        })
+        .collect()
+}
+
+#[derive(Serialize)]
+pub struct WeekSummary {
+    pub week: String,
+    pub title: String,
+    pub url: String,
+    pub start: String,
+    pub end: String,
+    pub paper_count: usize,
+    pub updated_count: usize,
+    /// Its first few papers' headlines (the editor's picks first), linked: what the home
+    /// page shows of past weeks.
+    pub top: Vec<Link>,
+}
+
+/// A week's title as lists show it: the digest's own, else `Week 9, 2026`.
+pub fn week_title(d: &DigestEntry) -> String {
+    if d.front.title.is_empty() {
+        d.week.title()
+    } else {
+        d.front.title.clone()
+    }
+}
+
+/// Every week, newest first; the first `with_top` carry their top headlines.
+pub fn week_summaries(site: &Site, urls: &Urls, with_top: usize) -> Vec<WeekSummary> {
+    site.digests
+        .iter()
+        .enumerate()
+        .map(|(di, d)| WeekSummary {
+            week: d.week.to_string(),
+            title: week_title(d),
+            url: urls.path(&digest_rel(d)),
+            start: d.front.start.unwrap_or_else(|| d.week.start()).to_string(),
+            end: d.front.end.unwrap_or_else(|| d.week.end()).to_string(),
+            paper_count: d.papers.len(),
+            updated_count: d.updated.len(),
+            top: if di < with_top {
+                top_headlines(site, di, urls, TOP_HEADLINES)
+            } else {
+                Vec::new()
+            },
+        })
+        .collect()
+}
+
+/// Headlines a past week shows on the home page.
+pub const TOP_HEADLINES: usize = 3;
+
+/// The week's first `n` headlines in the order its digest shows papers: picks, then the
+/// site's own categories. A paper without a headline shows its title.
+pub(super) fn top_headlines(site: &Site, di: usize, urls: &Urls, n: usize) -> Vec<Link> {
+    let Ok(view) = digest_view_with(site, di, urls, Ok) else {
+        return Vec::new();
+    };
+    view.picks
+        .iter()
+        .chain(view.groups.iter().flat_map(|g| &g.papers))
+        .take(n)
+        .map(|&i| {
+            let p = &site.papers[i];
+            let review = review_view(p, urls);
+            Link {
+                name: if review.headline.is_empty() {
+                    p.front.title.clone()
+                } else {
+                    review.headline.to_string()
+                },
+                url: urls.path(&paper_rel(p)),
+            }
+        })
+        .collect()
+}
+
+/// A category's link with its count: `{name, url, feed_url, paper_count}`.
+#[derive(Serialize)]
+pub struct CategorySummary {
+    #[serde(flatten)]
+    pub link: CategoryLink,
+    pub paper_count: usize,
+    /// arXiv's description of what it covers; empty for a journal's subject.
+    pub description: &'static str,
+    /// arXiv's group ("Computer Science"), or "Journals and other feeds".
+    pub group: &'static str,
+    /// An arXiv category (else a journal's subject).
+    pub is_arxiv: bool,
+}
+
+pub fn category_summary(c: &Category, urls: &Urls) -> CategorySummary {
+    CategorySummary {
+        link: category_link(c, urls),
+        paper_count: c.papers.len(),
+        description: c.arxiv.map_or("", |e| e.description),
+        group: c.arxiv.map_or("Journals and other feeds", |e| e.group),
+        is_arxiv: c.arxiv.is_some(),
+    }
+}

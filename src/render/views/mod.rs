@@ -1,0 +1,350 @@
+//! What templates see: borrowed, serializable views of the site's data. The variables are
+//! documented in themes/default/TEMPLATES.md.
+
+use super::pager;
+use crate::site::{Category, DigestEntry, PaperEntry, Site, category_slug};
+use serde::Serialize;
+use std::borrow::Cow;
+
+mod lists;
+mod paper_page;
+mod review;
+
+pub use lists::*;
+pub use paper_page::*;
+pub use review::*;
+
+/// Everything a view needs to turn a site path into a link.
+pub struct Urls {
+    /// `/` or `/digest/`.
+    pub base_path: String,
+    /// `https://example.org/digest` without a trailing slash.
+    pub base_url: String,
+    /// Links as absolute URLs (for email) rather than site paths.
+    absolute: bool,
+}
+
+impl Urls {
+    pub fn new(base_url: &str) -> Urls {
+        Urls {
+            base_path: crate::config::base_path_of(base_url),
+            base_url: base_url.trim_end_matches('/').to_string(),
+            absolute: false,
+        }
+    }
+    /// Links that work outside the site, in a mail client.
+    pub fn absolute(base_url: &str) -> Urls {
+        Urls {
+            absolute: true,
+            ..Urls::new(base_url)
+        }
+    }
+    /// A site-relative path (`papers/x/`) as a link that honours the base path.
+    pub fn path(&self, rel: &str) -> String {
+        if self.absolute {
+            self.permalink(rel)
+        } else {
+            format!("{}{}", self.base_path, rel)
+        }
+    }
+    /// The same as an absolute URL, for feeds, sitemaps and canonical links.
+    pub fn permalink(&self, rel: &str) -> String {
+        let host = self
+            .base_url
+            .strip_suffix(self.base_path.trim_end_matches('/'))
+            .unwrap_or(&self.base_url);
+        format!("{host}{}{rel}", self.base_path)
+    }
+}
+
+pub fn paper_rel(p: &PaperEntry) -> String {
+    format!("papers/{}/", p.slug)
+}
+pub fn digest_rel(d: &DigestEntry) -> String {
+    format!("digests/{}/", d.week)
+}
+
+/// Only http(s) links from feeds reach a page; anything else (`javascript:`) is dropped.
+pub fn safe_url(url: &str) -> &str {
+    let u = url.trim();
+    let lower = u.get(..8).unwrap_or(u).to_ascii_lowercase();
+    if lower.starts_with("https://") || lower.starts_with("http://") {
+        u
+    } else {
+        ""
+    }
+}
+
+#[derive(Serialize)]
+pub struct Link {
+    pub name: String,
+    pub url: String,
+}
+
+/// A category as a paper or a group shows it.
+#[derive(Serialize)]
+pub struct CategoryRef {
+    pub name: String,
+    pub url: String,
+    /// URL-safe (`[A-Za-z0-9.-]`): for anchors and `data-` attributes.
+    pub slug: String,
+    /// arXiv's name for it; empty for a journal's subject.
+    pub full_name: &'static str,
+}
+
+#[derive(Serialize)]
+pub struct PaperView<'a> {
+    pub id: &'a str,
+    pub slug: &'a str,
+    pub url: String,
+    pub permalink: String,
+    pub version: u32,
+    pub title: &'a str,
+    /// The title as HTML: escaped, its LaTeX as MathML (what `title | math` gives).
+    pub title_html: String,
+    pub authors: &'a [String],
+    /// The first eight authors, comma-separated, then "et al." if there are more.
+    pub authors_short: String,
+    /// `2026-02-26`
+    pub published: String,
+    pub updated: String,
+    /// RFC 3339, for `<time datetime>`.
+    pub published_iso: String,
+    pub updated_iso: String,
+    pub primary_category: CategoryRef,
+    pub categories: Vec<CategoryRef>,
+    /// MSC and ACM subject classes (`35Q30`, `I.2.7`).
+    pub classes: &'a [String],
+    #[serde(rename = "abstract")]
+    pub abstract_text: Cow<'a, str>,
+    /// The abstract as HTML, as `abstract | math` gives it.
+    pub abstract_html: String,
+    pub comment: &'a str,
+    pub journal_ref: &'a str,
+    pub doi: &'a str,
+    pub doi_url: String,
+    pub abs_url: &'a str,
+    pub pdf_url: &'a str,
+    /// arXiv's HTML rendition, where review found one.
+    pub html_url: String,
+    pub source: &'a str,
+    pub is_arxiv: bool,
+    pub review: ReviewView<'a>,
+    pub license: LicenseView<'a>,
+    /// The editor's markdown as HTML (trusted: it comes from the site's own files).
+    pub body: &'a str,
+    pub extra: &'a Option<serde_json::Value>,
+    /// The week that announced it, if a digest lists it.
+    pub week: Option<Link>,
+}
+
+fn figure_url(urls: &Urls, figure: &str) -> String {
+    let f = figure.trim();
+    if f.is_empty() {
+        return String::new();
+    }
+    if !safe_url(f).is_empty() {
+        return f.to_string();
+    }
+    if f.contains(':') || f.starts_with("//") {
+        return String::new();
+    }
+    urls.path(f.trim_start_matches('/'))
+}
+
+/// `2026-02-26` (or with `/`): what `format("%Y-%m-%d")` gives, without parsing a format
+/// string for every date of every page.
+pub fn ymd(t: &chrono::DateTime<chrono::Utc>, sep: char) -> String {
+    use chrono::Datelike;
+    let (year, month, day) = (t.year(), t.month(), t.day());
+    if !(0..=9999).contains(&year) {
+        return format!("{year:04}{sep}{month:02}{sep}{day:02}");
+    }
+    // Digit by digit: `format!` with padding costs more than the rest of a paper view.
+    let digit = |n: u32| char::from(b'0' + (n % 10) as u8);
+    let y = year as u32;
+    [
+        digit(y / 1000),
+        digit(y / 100),
+        digit(y / 10),
+        digit(y),
+        sep,
+        digit(month / 10),
+        digit(month),
+        sep,
+        digit(day / 10),
+        digit(day),
+    ]
+    .iter()
+    .collect()
+}
+
+/// Authors shown on a card.
+const CARD_AUTHORS: usize = 8;
+
+fn authors_short(authors: &[String]) -> String {
+    let mut s = authors[..authors.len().min(CARD_AUTHORS)].join(", ");
+    if authors.len() > CARD_AUTHORS {
+        s.push_str(" et al.");
+    }
+    s
+}
+
+pub fn paper_view<'a>(site: &'a Site, i: usize, urls: &Urls) -> anyhow::Result<PaperView<'a>> {
+    let p = &site.papers[i];
+    let f = &p.front;
+    let abstract_text = site.abstract_of(i)?;
+    let rel = paper_rel(p);
+    let cat_link = |c: &str| category_page_link(c, urls);
+    Ok(PaperView {
+        id: f.id.as_str(),
+        slug: &p.slug,
+        url: urls.path(&rel),
+        permalink: urls.permalink(&rel),
+        version: f.version,
+        title: &f.title,
+        title_html: crate::render::math::text_with_math(&f.title),
+        authors: &f.authors,
+        authors_short: authors_short(&f.authors),
+        published: ymd(&f.published, '-'),
+        updated: ymd(&f.updated, '-'),
+        published_iso: f
+            .published
+            .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        updated_iso: f.updated.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        primary_category: cat_link(primary_category(f)),
+        categories: f
+            .categories
+            .iter()
+            .filter(|c| crate::site::is_category_of(f, c))
+            .map(|c| cat_link(c))
+            .collect(),
+        classes: &f.classes,
+        abstract_html: crate::render::math::text_with_math(&abstract_text),
+        abstract_text,
+        comment: &f.comment,
+        journal_ref: &f.journal_ref,
+        doi: &f.doi,
+        doi_url: if f.doi.is_empty() {
+            String::new()
+        } else {
+            format!("https://doi.org/{}", f.doi)
+        },
+        abs_url: safe_url(&f.links.abs),
+        pdf_url: safe_url(&f.links.pdf),
+        html_url: match &f.machine {
+            Some(m) if m.html == "ok" && f.id.is_arxiv() => {
+                format!("https://arxiv.org/html/{}v{}", f.id, f.version)
+            }
+            _ => String::new(),
+        },
+        source: &f.source,
+        is_arxiv: f.id.is_arxiv(),
+        review: review_view(p, urls),
+        license: license_view(f),
+        body: &p.body_html,
+        extra: &f.extra,
+        week: site.week_of[i].map(|d| week_link(&site.digests[d], urls)),
+    })
+}
+
+/// What every page sees. It holds nothing that changes when papers are added (no
+/// counts), so an incremental build can treat it as part of the site's fixed inputs.
+#[derive(Serialize)]
+pub struct SiteView<'a> {
+    pub title: &'a str,
+    pub description: &'a str,
+    pub base_url: &'a str,
+    pub base_path: String,
+    pub feed_url: String,
+    pub categories: Vec<CategoryLink>,
+}
+
+#[derive(Serialize)]
+pub struct CategoryLink {
+    pub name: String,
+    /// arXiv's name for it ("Distributed, Parallel, and Cluster Computing"); empty for a
+    /// journal's subject.
+    pub full_name: &'static str,
+    pub slug: String,
+    pub url: String,
+    pub feed_url: String,
+}
+
+pub fn category_link(c: &Category, urls: &Urls) -> CategoryLink {
+    CategoryLink {
+        full_name: c.arxiv.map_or("", |e| e.name),
+        slug: c.slug.clone(),
+        name: c.name.clone(),
+        url: urls.path(&pager::front_rel(&c.slug)),
+        feed_url: urls.path(&format!("categories/{}/atom.xml", c.slug)),
+    }
+}
+
+/// A paper in a list of titles: only what a line needs, so long lists stay cheap to render.
+#[derive(Serialize)]
+pub struct PaperLine<'a> {
+    pub id: &'a str,
+    pub url: String,
+    pub title: &'a str,
+    pub primary_category: &'a str,
+    pub published: String,
+}
+
+pub fn paper_line<'a>(site: &'a Site, i: usize, urls: &Urls) -> PaperLine<'a> {
+    let p = &site.papers[i];
+    PaperLine {
+        id: p.front.id.as_str(),
+        url: urls.path(&paper_rel(p)),
+        title: &p.front.title,
+        primary_category: &p.front.primary_category,
+        published: ymd(&p.front.published, '-'),
+    }
+}
+
+#[derive(Serialize)]
+pub struct AuthorView {
+    pub name: String,
+    pub url: String,
+    pub paper_count: usize,
+}
+
+#[cfg(test)]
+mod tests {
+
+    #[test]
+    fn ymd_is_chronos_format() {
+        for t in [
+            "2026-02-26T23:39:42Z",
+            "1991-08-14T00:00:00Z",
+            "0999-01-02T03:04:05Z",
+        ] {
+            let t: chrono::DateTime<chrono::Utc> = t.parse().unwrap();
+            assert_eq!(ymd(&t, '-'), t.format("%Y-%m-%d").to_string());
+            assert_eq!(ymd(&t, '/'), t.format("%Y/%m/%d").to_string());
+        }
+    }
+
+    use super::*;
+
+    #[test]
+    fn citation_names_and_keys() {
+        assert_eq!(last_first("Aishwarya Sarkar"), "Sarkar, Aishwarya");
+        assert_eq!(last_first("Plato"), "Plato");
+        let authors = vec!["Aishwarya Sarkar".to_string(), "Sayan Ghosh".to_string()];
+        assert_eq!(
+            bibtex_key(
+                &authors,
+                2026,
+                "Rudder: Steering Prefetching in Distributed GNN Training"
+            ),
+            "sarkar2026rudder"
+        );
+        assert_eq!(
+            bibtex_key(&["Tom Götz".into()], 2025, "The $\\omega$ test"),
+            "gotz2025omega"
+        );
+        assert_eq!(bibtex_value("a {b} c"), "a {b} c");
+        assert_eq!(bibtex_value("a } b {"), "a  b ");
+    }
+}

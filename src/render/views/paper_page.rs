@@ -1,0 +1,255 @@
+//! What a paper's own page adds: citation tags, BibTeX, JSON-LD and author links.
+
+use super::*;
+
+pub fn author_rel(slug: &str) -> String {
+    format!("authors/{slug}/")
+}
+
+/// What only a paper's own page shows: linked authors, related papers and the metadata
+/// reference managers and search engines read.
+#[derive(Serialize)]
+pub struct PaperPageExtras {
+    pub authors: Vec<Link>,
+    pub related: Vec<Link>,
+    /// `citation_*` meta tags as (name, content), in arXiv's order.
+    pub citation: Vec<(&'static str, String)>,
+    /// schema.org ScholarlyArticle, safe to put inside a `<script>` element.
+    pub json_ld: String,
+    pub bibtex: String,
+    /// OpenGraph description: the summary, else the start of the abstract.
+    pub description: String,
+}
+
+/// "Aishwarya Sarkar" -> "Sarkar, Aishwarya", the form Google Scholar asks for.
+pub fn last_first(name: &str) -> String {
+    match name.trim().rsplit_once(' ') {
+        Some((first, last)) if !first.is_empty() => format!("{last}, {first}"),
+        _ => name.trim().to_string(),
+    }
+}
+
+pub(super) fn ascii_word(s: &str) -> String {
+    slug::slugify(s).replace('-', "")
+}
+
+/// arXiv's BibTeX key: first author's family name, year, first significant title word.
+pub fn bibtex_key(authors: &[String], year: i32, title: &str) -> String {
+    let family = authors
+        .first()
+        .map(|a| a.trim().rsplit(' ').next().unwrap_or(a).to_string())
+        .map(|f| ascii_word(&f))
+        .filter(|f| !f.is_empty())
+        .unwrap_or_else(|| "anon".into());
+    let word = title
+        .split(|c: char| !c.is_alphanumeric())
+        .map(ascii_word)
+        .find(|w| {
+            !w.is_empty()
+                && !["a", "an", "the", "on", "of", "in", "for", "and", "to"].contains(&w.as_str())
+        })
+        .unwrap_or_default();
+    format!("{family}{year}{word}")
+}
+
+pub(super) fn bibtex_value(s: &str) -> String {
+    let balanced = s.chars().try_fold(0i32, |depth, c| {
+        let d = match c {
+            '{' => depth + 1,
+            '}' => depth - 1,
+            _ => depth,
+        };
+        (d >= 0).then_some(d)
+    }) == Some(0);
+    if balanced {
+        s.to_string()
+    } else {
+        s.replace(['{', '}'], "")
+    }
+}
+
+/// A paper's schema.org record. Fields are in name order: the order `json!` printed them
+/// in before, so pages stay byte for byte the same.
+#[derive(Serialize)]
+pub(super) struct JsonLd<'a> {
+    #[serde(rename = "@context")]
+    context: &'static str,
+    #[serde(rename = "@type")]
+    kind: &'static str,
+    #[serde(rename = "abstract")]
+    abstract_text: &'a str,
+    author: Vec<Named<'a>>,
+    #[serde(rename = "dateModified")]
+    date_modified: String,
+    #[serde(rename = "datePublished")]
+    date_published: String,
+    headline: String,
+    identifier: &'a [String],
+    /// The thumbnail, as an absolute URL, where the paper has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    image: Option<String>,
+    keywords: &'a [String],
+    /// The paper's licence URL, where it is known.
+    #[serde(skip_serializing_if = "str::is_empty")]
+    license: &'a str,
+    name: &'a str,
+    publisher: Named<'a>,
+    #[serde(rename = "sameAs")]
+    same_as: Option<&'a str>,
+    url: &'a str,
+}
+
+#[derive(Serialize)]
+pub(super) struct Named<'a> {
+    #[serde(rename = "@type")]
+    kind: &'static str,
+    name: &'a str,
+}
+
+/// JSON that cannot end or open anything inside a `<script>` element: `<`, `>` and `&`
+/// as `\u` escapes (so a `</script>` or `<!--` in a string stays text).
+pub(super) fn script_safe(json: &str) -> String {
+    let mut out = String::with_capacity(json.len() + 16);
+    let mut start = 0;
+    for i in memchr::memchr3_iter(b'<', b'>', b'&', json.as_bytes()) {
+        out.push_str(&json[start..i]);
+        out.push_str(match json.as_bytes()[i] {
+            b'<' => "\\u003c",
+            b'>' => "\\u003e",
+            _ => "\\u0026",
+        });
+        start = i + 1;
+    }
+    out.push_str(&json[start..]);
+    out
+}
+
+/// What a paper's own page shows beyond its card; `abstract_text` is its abstract (as
+/// `paper_view` read it: on large sites each read is a trip to a file).
+pub fn paper_page_extras(
+    site: &Site,
+    i: usize,
+    urls: &Urls,
+    site_title: &str,
+    abstract_text: &str,
+) -> PaperPageExtras {
+    let p = &site.papers[i];
+    let f = &p.front;
+    let authors = f
+        .authors
+        .iter()
+        .map(|a| Link {
+            name: a.clone(),
+            url: urls.path(&author_rel(
+                &site.authors[site.author_index[a.as_str()]].slug,
+            )),
+        })
+        .collect();
+    let related = site.related[i]
+        .iter()
+        .map(|&r| Link {
+            name: site.papers[r].front.title.clone(),
+            url: urls.path(&paper_rel(&site.papers[r])),
+        })
+        .collect();
+    let date = ymd(&f.published, '/');
+    let mut citation: Vec<(&'static str, String)> = vec![("citation_title", f.title.clone())];
+    citation.extend(f.authors.iter().map(|a| ("citation_author", last_first(a))));
+    citation.push(("citation_date", date.clone()));
+    citation.push(("citation_online_date", ymd(&f.updated, '/')));
+    let pdf = safe_url(&f.links.pdf);
+    if !pdf.is_empty() {
+        citation.push(("citation_pdf_url", pdf.to_string()));
+    }
+    if f.id.is_arxiv() {
+        citation.push(("citation_arxiv_id", f.id.to_string()));
+    }
+    if !f.doi.is_empty() {
+        citation.push(("citation_doi", f.doi.clone()));
+    }
+    if !f.journal_ref.is_empty() {
+        citation.push(("citation_journal_title", f.journal_ref.clone()));
+    }
+    if !abstract_text.is_empty() {
+        citation.push(("citation_abstract", abstract_text.to_string()));
+    }
+    let permalink = urls.permalink(&paper_rel(p));
+    let mut identifiers = Vec::new();
+    if f.id.is_arxiv() {
+        identifiers.push(format!("arXiv:{}", f.id));
+    }
+    if !f.doi.is_empty() {
+        identifiers.push(format!("https://doi.org/{}", f.doi));
+    }
+    let abs = safe_url(&f.links.abs);
+    let json = JsonLd {
+        context: "https://schema.org",
+        kind: "ScholarlyArticle",
+        abstract_text,
+        author: f
+            .authors
+            .iter()
+            .map(|a| Named {
+                kind: "Person",
+                name: a,
+            })
+            .collect(),
+        date_modified: f.updated.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        date_published: f
+            .published
+            .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        headline: f.title.chars().take(110).collect(),
+        identifier: &identifiers,
+        image: figure_rel(p).map(|rel| urls.permalink(&rel)),
+        keywords: &f.categories,
+        license: safe_url(&f.license),
+        name: &f.title,
+        publisher: Named {
+            kind: "Organization",
+            name: site_title,
+        },
+        same_as: (!abs.is_empty()).then_some(abs),
+        url: &permalink,
+    };
+    let json_ld = script_safe(&serde_json::to_string_pretty(&json).expect("JSON-LD serializes"));
+    let year = chrono::Datelike::year(&f.published);
+    let key = bibtex_key(&f.authors, year, &f.title);
+    let mut bib = format!(
+        "@misc{{{key},\n      title={{{}}},\n      author={{{}}},\n      year={{{year}}},\n",
+        bibtex_value(&f.title),
+        bibtex_value(&f.authors.join(" and "))
+    );
+    if f.id.is_arxiv() {
+        bib.push_str(&format!(
+            "      eprint={{{}}},\n      archivePrefix={{arXiv}},\n      primaryClass={{{}}},\n",
+            f.id, f.primary_category
+        ));
+    }
+    if !f.doi.is_empty() {
+        bib.push_str(&format!("      doi={{{}}},\n", bibtex_value(&f.doi)));
+    }
+    let url = if abs.is_empty() {
+        permalink.clone()
+    } else {
+        abs.to_string()
+    };
+    bib.push_str(&format!("      url={{{}}},\n}}", bibtex_value(&url)));
+    let shown_summary = review_view(&site.papers[i], urls).summary;
+    let description = if shown_summary.is_empty() {
+        let mut d: String = abstract_text.chars().take(200).collect();
+        if abstract_text.chars().count() > 200 {
+            d.push('…');
+        }
+        d
+    } else {
+        shown_summary.to_string()
+    };
+    PaperPageExtras {
+        authors,
+        related,
+        citation,
+        json_ld,
+        bibtex: bib,
+        description,
+    }
+}

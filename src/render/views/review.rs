@@ -1,0 +1,158 @@
+//! The machine review, the licence and the figure credit of a paper, as templates see them.
+
+use super::*;
+
+/// What a card and a paper page show of the paper's review: the editor's `[review]`,
+/// key by key over the machine's `[machine]`.
+#[derive(Serialize)]
+pub struct ReviewView<'a> {
+    pub headline: &'a str,
+    pub summary: &'a str,
+    pub badges: &'a [String],
+    /// A repository the paper links (from the machine review).
+    pub code: &'a str,
+    pub figure: String,
+    /// The figure as an absolute URL, for `og:image` and mail.
+    pub figure_permalink: String,
+    pub figure_caption: &'a str,
+    /// The thumbnail's size, for `width` and `height` (0 for an editor's own figure).
+    pub figure_width: u32,
+    pub figure_height: u32,
+    /// "Figure from arXiv:2602.23556 (Sarkar et al.), CC BY 4.0".
+    pub figure_credit: String,
+    /// Its first part, "Figure from arXiv:2602.23556 (Sarkar et al.)", for a credit line
+    /// that links the licence (`paper.license`).
+    pub figure_from: String,
+    /// The shown headline or summary is the machine's.
+    pub machine: bool,
+    /// Who wrote the shown headline and summary: the summarizer or model, or "editor".
+    pub by: &'a str,
+}
+
+/// The paper's licence: its URL and the name a reader knows.
+#[derive(Serialize)]
+pub struct LicenseView<'a> {
+    pub url: &'a str,
+    /// "CC BY 4.0"; "license not stated" when none is known.
+    pub name: String,
+}
+
+pub fn license_view(f: &crate::store::frontmatter::PaperFront) -> LicenseView<'_> {
+    LicenseView {
+        url: safe_url(&f.license),
+        name: crate::license::short_name(&f.license),
+    }
+}
+
+/// Where the build publishes a paper's machine figure: beside its page.
+pub fn figure_rel(p: &PaperEntry) -> Option<String> {
+    let m = p.front.machine.as_ref()?;
+    (!m.figure.is_empty()).then(|| format!("{}figure.webp", paper_rel(p)))
+}
+
+/// "Figure from arXiv:ID (First et al.), LICENCE".
+pub fn figure_credit(f: &crate::store::frontmatter::PaperFront) -> String {
+    format!(
+        "{}, {}",
+        figure_from(f),
+        crate::license::short_name(&f.license)
+    )
+}
+
+/// "Figure from arXiv:ID (First et al.)".
+pub fn figure_from(f: &crate::store::frontmatter::PaperFront) -> String {
+    let from = if f.id.is_arxiv() {
+        format!("arXiv:{}", f.id)
+    } else {
+        format!("\u{201c}{}\u{201d}", f.title)
+    };
+    let who = match f.authors.as_slice() {
+        [] => String::new(),
+        [one] => format!(" ({})", surname(one)),
+        [a, b] => format!(" ({} and {})", surname(a), surname(b)),
+        [a, ..] => format!(" ({} et al.)", surname(a)),
+    };
+    format!("Figure from {from}{who}")
+}
+
+pub(super) fn surname(name: &str) -> &str {
+    name.split_whitespace().last().unwrap_or(name)
+}
+
+pub fn review_view<'a>(p: &'a PaperEntry, urls: &Urls) -> ReviewView<'a> {
+    let f = &p.front;
+    let r = &f.review;
+    let m = f.machine.as_ref();
+    let machine_str = |pick: fn(&crate::store::frontmatter::Machine) -> &String| {
+        m.map(|m| pick(m).as_str()).unwrap_or("")
+    };
+    let (headline, headline_machine) = if r.headline.is_empty() {
+        (machine_str(|m| &m.headline), true)
+    } else {
+        (r.headline.as_str(), false)
+    };
+    let (summary, summary_machine) = if r.summary.is_empty() {
+        (machine_str(|m| &m.summary), true)
+    } else {
+        (r.summary.as_str(), false)
+    };
+    let machine =
+        (headline_machine && !headline.is_empty()) || (summary_machine && !summary.is_empty());
+    let badges: &[String] = match m {
+        Some(m) if r.badges.is_empty() => &m.badges,
+        _ => &r.badges,
+    };
+    let (figure, permalink, caption, width, height) =
+        match (r.figure.trim().is_empty(), m, figure_rel(p)) {
+            (false, _, _) => {
+                let url = figure_url(urls, &r.figure);
+                let permalink = if url.is_empty() || !safe_url(&url).is_empty() {
+                    url.clone()
+                } else {
+                    urls.permalink(r.figure.trim().trim_start_matches('/'))
+                };
+                (url, permalink, r.figure_caption.as_str(), 0, 0)
+            }
+            (true, Some(m), Some(rel)) => (
+                urls.path(&rel),
+                urls.permalink(&rel),
+                if r.figure_caption.is_empty() {
+                    m.figure_caption.as_str()
+                } else {
+                    r.figure_caption.as_str()
+                },
+                m.figure_width,
+                m.figure_height,
+            ),
+            _ => (String::new(), String::new(), "", 0, 0),
+        };
+    ReviewView {
+        headline,
+        summary,
+        badges,
+        code: safe_url(machine_str(|m| &m.code)),
+        figure_credit: if figure.is_empty() {
+            String::new()
+        } else {
+            figure_credit(f)
+        },
+        figure_from: if figure.is_empty() {
+            String::new()
+        } else {
+            figure_from(f)
+        },
+        figure,
+        figure_permalink: permalink,
+        figure_caption: caption,
+        figure_width: width,
+        figure_height: height,
+        machine,
+        by: if machine {
+            machine_str(|m| &m.by)
+        } else if headline.is_empty() && summary.is_empty() {
+            ""
+        } else {
+            "editor"
+        },
+    }
+}
