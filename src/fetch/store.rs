@@ -147,6 +147,8 @@ pub(super) fn apply(
             .or_default()
             .push(p);
     }
+    // The papers' files are one stage of the journal, the digests that list them the next.
+    let papers_end = writes.len();
     let mut weeks: Vec<Week> = new_by_week
         .keys()
         .chain(updated_by_week.keys())
@@ -202,7 +204,7 @@ pub(super) fn apply(
     }
     if !opts.dry_run {
         // Papers before digests, and all of them or none (see store::journal).
-        crate::store::journal::commit(root, &writes)?;
+        crate::store::journal::commit(root, &writes, &[papers_end])?;
         summary.files_written = writes.len();
     }
     Ok(summary)

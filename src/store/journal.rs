@@ -14,14 +14,20 @@ const JOURNAL: &str = ".paperboy-journal.json";
 struct Journal {
     /// (path relative to the site root, new contents), in the order they are applied.
     writes: Vec<(PathBuf, String)>,
+    /// Where each stage of `writes` ends: a stage's files are written side by side, and
+    /// land only after every file of the stages before it (papers before the digests that
+    /// list them). None (a journal of an older paperboy): one file after another.
+    #[serde(default)]
+    stage_ends: Option<Vec<usize>>,
 }
 
 fn journal_path(root: &Path) -> PathBuf {
     root.join(JOURNAL)
 }
 
-/// Writes `writes` (paths under `root`) as one unit.
-pub fn commit(root: &Path, writes: &[(PathBuf, String)]) -> Result<()> {
+/// Writes `writes` (paths under `root`) as one unit, in stages that end at `stage_ends`
+/// (and at the end of `writes`).
+pub fn commit(root: &Path, writes: &[(PathBuf, String)], stage_ends: &[usize]) -> Result<()> {
     if writes.is_empty() {
         return Ok(());
     }
@@ -30,6 +36,7 @@ pub fn commit(root: &Path, writes: &[(PathBuf, String)]) -> Result<()> {
             .iter()
             .map(|(p, t)| (p.strip_prefix(root).unwrap_or(p).to_path_buf(), t.clone()))
             .collect(),
+        stage_ends: Some(stage_ends.to_vec()),
     };
     let path = journal_path(root);
     write_atomic(&path, &serde_json::to_vec(&journal)?)?;
@@ -37,14 +44,21 @@ pub fn commit(root: &Path, writes: &[(PathBuf, String)]) -> Result<()> {
     std::fs::remove_file(&path).with_context(|| format!("cannot remove {}", path.display()))
 }
 
-/// The writes are independent files and the journal makes the set whole after a crash,
-/// so they go out on every core (a bulk import writes tens of thousands at a time).
+/// The files of one stage are independent and the journal makes the set whole after a
+/// crash, so they go out on every core (a bulk import writes tens of thousands at a time).
 fn apply(root: &Path, journal: &Journal) -> Result<()> {
     use rayon::prelude::*;
-    journal
-        .writes
-        .par_iter()
-        .try_for_each(|(rel, text)| write_atomic(&root.join(rel), text.as_bytes()))
+    let write = |(rel, text): &(PathBuf, String)| write_atomic(&root.join(rel), text.as_bytes());
+    let Some(ends) = &journal.stage_ends else {
+        return journal.writes.iter().try_for_each(write);
+    };
+    let mut start = 0;
+    for &end in ends.iter().chain(std::iter::once(&journal.writes.len())) {
+        let end = end.clamp(start, journal.writes.len());
+        journal.writes[start..end].par_iter().try_for_each(write)?;
+        start = end;
+    }
+    Ok(())
 }
 
 /// Finishes the writes of a run that was interrupted. Returns how many files it wrote.
