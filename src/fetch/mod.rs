@@ -3,7 +3,7 @@
 use crate::config::{Config, SourceConfig, SourceKind};
 use crate::paper::Paper;
 use crate::sources::http::HttpClient;
-use crate::sources::{ParseContext, ParsedFeed, parse_feed};
+use crate::sources::{ParseContext, ParsedFeed, parse_document, xml};
 use anyhow::{Result, bail};
 use chrono::{DateTime, NaiveDate, Utc};
 use std::collections::BTreeSet;
@@ -132,88 +132,97 @@ fn fetch(
     config: &Config,
     opts: &FetchOptions,
 ) -> Result<FetchSummary> {
-    let content_dir = content_dir.to_path_buf();
     let progress = crate::progress::Progress::new(opts.progress);
-    let reports = match &opts.from {
+    match &opts.from {
         Some(from) if snapshot::is_snapshot(from) => {
-            return snapshot::ingest(root, &content_dir, config, opts, from, &progress);
+            snapshot::ingest(root, content_dir, config, opts, from, &progress)
         }
-        Some(from) => read_saved(from, config.fetch.max_body_bytes, opts, &progress)?,
-        None => {
-            if config.sources.is_empty() {
-                bail!("paperboy.toml: no [[sources]] to fetch (or give --from FILE|DIR)");
-            }
-            let mut http = HttpClient::new(&config.fetch, Some(root.join(".cache").join("http")))?;
-            if let Some(note) = opts.note {
-                http = http.on_retry(note);
-            }
-            let mut state = crate::store::state::load(root)?;
-            // Harvests write page by page as they go; the other sources' papers are
-            // merged and written together after them.
-            let mut harvested = FetchSummary::default();
-            let mut reports: Vec<SourceReport> = Vec::new();
-            for s in &config.sources {
-                if s.kind == SourceKind::ArxivOai {
-                    let h = oai::harvest(
-                        root,
-                        &content_dir,
-                        config,
-                        &mut http,
-                        s,
-                        opts,
-                        &mut state,
-                        &progress,
-                    )?;
-                    harvested.absorb(h);
-                } else {
-                    let last_ok = state.sources.get(&s.label()).map(|s| s.last_ok);
-                    reports.push(fetch_source(
-                        &mut http,
-                        s,
-                        &content_dir,
-                        opts,
-                        last_ok,
-                        &progress,
-                    ));
-                }
-            }
+        Some(from) => {
+            let reports = read_saved(from, config.fetch.max_body_bytes, opts, &progress)?;
             progress.finish();
-            let ok: Vec<String> = reports
-                .iter()
-                .filter(|r| r.error.is_none())
-                .map(|r| r.label.clone())
-                .collect();
-            let mut summary = apply(
+            apply(
                 root,
-                &content_dir,
+                content_dir,
                 config,
                 opts,
                 reports,
                 &mut BTreeSet::new(),
-            )?;
-            summary.absorb(harvested);
-            summary.sources = config.sources.len();
-            if !opts.dry_run {
-                for label in ok {
-                    state.sources.insert(
-                        label,
-                        crate::store::state::SourceState { last_ok: opts.now },
-                    );
-                }
-                crate::store::state::save(root, &state)?;
-            }
-            return Ok(summary);
+            )
         }
-    };
+        None => fetch_sources(root, content_dir, config, opts, &progress),
+    }
+}
+
+/// The configured sources. Harvests write page by page as they go; the other sources'
+/// papers are merged and written together after them.
+fn fetch_sources(
+    root: &Path,
+    content_dir: &Path,
+    config: &Config,
+    opts: &FetchOptions,
+    progress: &crate::progress::Progress,
+) -> Result<FetchSummary> {
+    if config.sources.is_empty() {
+        bail!("paperboy.toml: no [[sources]] to fetch (or give --from FILE|DIR)");
+    }
+    let mut http = HttpClient::new(&config.fetch, Some(root.join(".cache").join("http")))?;
+    if let Some(note) = opts.note {
+        http = http.on_retry(note);
+    }
+    let mut state = crate::store::state::load(root)?;
+    let mut harvested = FetchSummary::default();
+    let mut reports: Vec<SourceReport> = Vec::new();
+    for s in &config.sources {
+        if s.kind == SourceKind::ArxivOai {
+            let h = oai::harvest(
+                root,
+                content_dir,
+                config,
+                &mut http,
+                s,
+                opts,
+                &mut state,
+                progress,
+            )?;
+            harvested.absorb(h);
+        } else {
+            let last_ok = state.sources.get(&s.label()).map(|s| s.last_ok);
+            reports.push(fetch_source(
+                &mut http,
+                s,
+                content_dir,
+                opts,
+                last_ok,
+                progress,
+            ));
+        }
+    }
     progress.finish();
-    apply(
+    let ok: Vec<String> = reports
+        .iter()
+        .filter(|r| r.error.is_none())
+        .map(|r| r.label.clone())
+        .collect();
+    let mut summary = apply(
         root,
-        &content_dir,
+        content_dir,
         config,
         opts,
         reports,
         &mut BTreeSet::new(),
-    )
+    )?;
+    summary.absorb(harvested);
+    summary.sources = config.sources.len();
+    if !opts.dry_run {
+        for label in ok {
+            state.sources.insert(
+                label,
+                crate::store::state::SourceState { last_ok: opts.now },
+            );
+        }
+        crate::store::state::save(root, &state)?;
+    }
+    Ok(summary)
 }
 
 /// Reads saved feed files (a file, or every file below a folder, in name order).
@@ -254,27 +263,7 @@ fn read_saved(
                 ..Default::default()
             };
             match read_capped(path, max_bytes) {
-                // A saved OAI-PMH page (a harvest kept on disk) is read as the harvester
-                // reads it.
-                Ok(bytes) if is_oai_pmh(&bytes) => match crate::sources::arxiv_oai::parse(&bytes) {
-                    Ok(page) if page.error.is_none() => {
-                        report.entries += page.records;
-                        report.papers.extend(page.papers);
-                        report.warnings.extend(page.warnings);
-                    }
-                    Ok(page) => {
-                        let (code, message) = page.error.unwrap_or_default();
-                        report.error = Some(format!("{label}: OAI error {code}: {message}"));
-                    }
-                    Err(e) => report.error = Some(format!("{label}: {e}")),
-                },
-                Ok(bytes) => {
-                    let mut ctx = ParseContext::new(&label, opts.now);
-                    match parse_feed(&bytes, None, &mut ctx) {
-                        Ok((_, parsed)) => absorb(&mut report, parsed),
-                        Err(e) => report.error = Some(format!("{label}: {e:#}")),
-                    }
-                }
+                Ok(bytes) => read_saved_document(&bytes, &label, opts, &mut report),
                 Err(e) => report.error = Some(format!("{label}: {e:#}")),
             }
             bar.finish(report.entries);
@@ -283,11 +272,30 @@ fn read_saved(
         .collect())
 }
 
-/// Whether a document's root element is OAI-PMH's (within its first kilobyte or two, past
-/// the declaration and comments).
-fn is_oai_pmh(bytes: &[u8]) -> bool {
-    let head = &bytes[..bytes.len().min(2048)];
-    memchr::memmem::find(head, b"<OAI-PMH").is_some()
+/// One saved document: a feed, or an OAI-PMH page (a harvest kept on disk), told apart by
+/// its root element and read as the harvester reads it.
+fn read_saved_document(bytes: &[u8], label: &str, opts: &FetchOptions, report: &mut SourceReport) {
+    let doc = match xml::parse(bytes) {
+        Ok(doc) => doc,
+        Err(e) => return report.error = Some(format!("{label}: not a feed: {e}")),
+    };
+    if doc.root.name != "OAI-PMH" {
+        let mut ctx = ParseContext::new(label, opts.now);
+        match parse_document(&doc, None, &mut ctx) {
+            Ok((_, parsed)) => absorb(report, parsed),
+            Err(e) => report.error = Some(format!("{label}: {e:#}")),
+        }
+        return;
+    }
+    match crate::sources::arxiv_oai::parse_document(&doc) {
+        Ok(mut page) => match page.error.take() {
+            None => *report = oai::page_report(label, &mut page),
+            Some((code, message)) => {
+                report.error = Some(format!("{label}: OAI error {code}: {message}"))
+            }
+        },
+        Err(e) => report.error = Some(format!("{label}: {e}")),
+    }
 }
 
 /// A saved feed, held to the same size limit as one fetched over HTTP.

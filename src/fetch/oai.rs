@@ -86,15 +86,8 @@ pub fn harvest(
                     _ => bail!("GET {url}: OAI error {code}: {message}"),
                 }
             }
-            let records = page.records;
             let papers = page.papers.len();
-            let report = SourceReport {
-                label: label.clone(),
-                entries: records,
-                papers: std::mem::take(&mut page.papers),
-                warnings: std::mem::take(&mut page.warnings),
-                ..Default::default()
-            };
+            let report = page_report(&label, &mut page);
             let written = apply(root, content_dir, config, opts, vec![report], &mut opened)?;
             summary.absorb(written);
             bar.advance(&label, summary.entries);
@@ -125,6 +118,17 @@ pub fn harvest(
     }
     bar.finish(summary.entries);
     Ok(summary)
+}
+
+/// What a page gave, as any source's report; its token and date stay with the page.
+pub(super) fn page_report(label: &str, page: &mut OaiPage) -> SourceReport {
+    SourceReport {
+        label: label.to_string(),
+        entries: page.records,
+        papers: std::mem::take(&mut page.papers),
+        warnings: std::mem::take(&mut page.warnings),
+        ..Default::default()
+    }
 }
 
 /// The harvest reached the end of its list: the next one asks from this answer's day.

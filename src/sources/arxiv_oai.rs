@@ -172,8 +172,9 @@ fn paper(c: Common, version: u32, published: DateTime<Utc>, updated: DateTime<Ut
     }
 }
 
-/// arXiv's space-separated categories (first = primary), with MSC/ACM classes apart.
-fn categories(list: &str, msc: &str, acm: &str) -> (Vec<String>, Vec<String>) {
+/// arXiv's space-separated categories (first = primary), with MSC/ACM classes apart; the
+/// metadata snapshot writes them the same way.
+pub(super) fn categories(list: &str, msc: &str, acm: &str) -> (Vec<String>, Vec<String>) {
     let mut terms: Vec<String> = Vec::new();
     for t in list.split_whitespace() {
         if !terms.iter().any(|x| x == t) {

@@ -75,13 +75,7 @@ pub fn parse_line(line: &str) -> Result<Paper, String> {
             .collect(),
         _ => split_authors(&text(&l.authors)),
     };
-    let mut terms: Vec<String> = Vec::new();
-    for t in text(&l.categories).split_whitespace() {
-        if !terms.iter().any(|x| x == t) {
-            terms.push(t.to_string());
-        }
-    }
-    let (categories, classes) = crate::site::taxonomy::split_terms(terms);
+    let (categories, classes) = super::arxiv_oai::categories(&text(&l.categories), "", "");
     let pdf = format!("https://arxiv.org/pdf/{id}v{version}");
     Ok(Paper {
         links: Links {
