@@ -97,9 +97,9 @@ pub fn ingest(
                 Err(why) => warnings.push(format!("line {n}: {why}; left out")),
             }
         }
-        summary.entries += lines.len();
         let report = SourceReport {
             label: label.clone(),
+            entries: lines.len(),
             papers,
             warnings,
             ..Default::default()
