@@ -25,9 +25,10 @@ const MAX_PAGES: usize = 10_000;
 /// How often a page that came cut off (its XML ends early) is asked for again.
 const CUT_PAGE_TRIES: u32 = 3;
 
-/// Harvests one source. A failure of the source (an OAI error, a server that keeps
-/// failing) is in `failed` with what was written before it kept; an error is only what
-/// stops the whole fetch (the store cannot be written).
+/// Harvests one source. Any failure on the way (an OAI error, a server that keeps
+/// failing, a page that could not be written) is in `failed`, with the pages written
+/// before it kept and the state at the first unwritten page; an error is only a harvest
+/// state that cannot be saved.
 #[allow(clippy::too_many_arguments)]
 pub fn harvest(
     root: &Path,
