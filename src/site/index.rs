@@ -1,0 +1,248 @@
+//! The indexes the pages need, made from the papers and digests read: papers by id,
+//! digests with their papers, categories and authors with their papers in order.
+
+use super::abstracts::Files;
+use super::read::DigestFile;
+use super::slugs::{author_slug, category_slug};
+use super::{Author, Category, DigestEntry, PaperEntry, Site, author_merge, taxonomy};
+use crate::store::frontmatter::PaperFront;
+use anyhow::{Result, anyhow, bail};
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+use std::path::PathBuf;
+
+pub(super) fn index(
+    mut papers: Vec<PaperEntry>,
+    abstract_files: Files,
+    digests: Vec<DigestFile>,
+    digest_files: &[PathBuf],
+) -> Result<Site> {
+    papers.sort_by(|a, b| a.front.id.cmp(&b.front.id));
+    // The lists below are sorted by keys copied out of the papers first: comparing
+    // through `papers` reads a scattered cache line per comparison. Papers are in id
+    // order, so a paper's index stands for its id.
+    let published: Vec<Newest> = papers
+        .iter()
+        .map(|p| {
+            let t = &p.front.published;
+            std::cmp::Reverse((t.timestamp(), t.timestamp_subsec_nanos()))
+        })
+        .collect();
+    // Authors need nothing but the papers: they are indexed while weeks and categories are.
+    let (weeks, (authors, author_index)) = rayon::join(
+        || -> Result<_> {
+            let by_id = ids(&papers)?;
+            let digests = digest_entries(digests, digest_files, &by_id)?;
+            let mut week_of = vec![None; papers.len()];
+            // Oldest first, so a paper listed twice belongs to the week that first had it.
+            for (di, d) in digests.iter().enumerate().rev() {
+                for &pi in &d.papers {
+                    week_of[pi].get_or_insert(di);
+                }
+            }
+            let categories = categories(&papers, &week_of, &published);
+            Ok((by_id, digests, week_of, categories))
+        },
+        || authors(&papers, &published),
+    );
+    let (by_id, digests, week_of, categories) = weeks?;
+    Ok(Site {
+        related: vec![Vec::new(); papers.len()],
+        papers,
+        by_id,
+        digests,
+        categories,
+        week_of,
+        authors,
+        author_index,
+        preferred_categories: Vec::new(),
+        temporaries: Vec::new(),
+        abstract_files,
+    })
+}
+
+/// A sort key: newest first by publication time.
+type Newest = std::cmp::Reverse<(i64, u32)>;
+
+/// Paper id -> index; an id in two files is an error.
+fn ids(papers: &[PaperEntry]) -> Result<FxHashMap<String, usize>> {
+    // Keys are ids and names from the site's own files; FxHash is several times faster
+    // than SipHash over hundreds of thousands of them.
+    let mut by_id = FxHashMap::with_capacity_and_hasher(papers.len(), Default::default());
+    for (i, p) in papers.iter().enumerate() {
+        if let Some(prev) = by_id.insert(p.front.id.to_string(), i) {
+            bail!(
+                "{}: paper {} is also in {}",
+                p.source_path.display(),
+                p.front.id,
+                papers[prev].source_path.display()
+            );
+        }
+    }
+    Ok(by_id)
+}
+
+/// The digests, newest week first, with their papers looked up by id.
+fn digest_entries(
+    digests: Vec<DigestFile>,
+    digest_files: &[PathBuf],
+    by_id: &FxHashMap<String, usize>,
+) -> Result<Vec<DigestEntry>> {
+    let mut entries = Vec::with_capacity(digests.len());
+    for (file, path) in digests.into_iter().zip(digest_files) {
+        let front = file.front;
+        let lookup = |ids: &[String], key: &str| -> Result<Vec<usize>> {
+            ids.iter()
+                .map(|id| {
+                    by_id.get(id).copied().ok_or_else(|| {
+                        anyhow!(
+                            "{}: key `{key}`: paper {id:?} has no file under content/papers/",
+                            path.display()
+                        )
+                    })
+                })
+                .collect()
+        };
+        let listed = lookup(&front.papers, "papers")?;
+        let updated = lookup(&front.updated_papers, "updated_papers")?;
+        entries.push(DigestEntry {
+            week: file.week,
+            body_html: file.body_html,
+            content_hash: file.content_hash,
+            papers: listed,
+            updated,
+            front,
+        });
+    }
+    entries.sort_by_key(|d| std::cmp::Reverse(d.week));
+    Ok(entries)
+}
+
+/// The categories, sorted by slug, each with its papers by the week that announced them,
+/// newest first (digests are newest first), then newest first within a week; papers no
+/// digest lists come last. Category pages then read as runs of weeks, like the digests.
+fn categories(
+    papers: &[PaperEntry],
+    week_of: &[Option<usize>],
+    published: &[Newest],
+) -> Vec<Category> {
+    // Keyed by slug: two spellings that share a URL share a page (first name wins). A site
+    // has a few dozen category names and hundreds of thousands of papers: a name seen
+    // before goes straight to its category.
+    let mut by_name: FxHashMap<&str, usize> = FxHashMap::default();
+    let mut by_slug: FxHashMap<String, usize> = FxHashMap::default();
+    let mut categories: Vec<Category> = Vec::new();
+    let mut seen: Vec<usize> = Vec::new();
+    for (i, p) in papers.iter().enumerate() {
+        let f = &p.front;
+        let primary = (!f.primary_category.is_empty()
+            && !f.categories.contains(&f.primary_category))
+        .then_some(&f.primary_category);
+        seen.clear();
+        for c in primary
+            .into_iter()
+            .chain(&f.categories)
+            .filter(|c| is_category_of(f, c))
+        {
+            let ci = match by_name.get(c.as_str()) {
+                Some(&ci) => ci,
+                None => {
+                    let slug = category_slug(c);
+                    let ci = *by_slug.entry(slug.clone()).or_insert_with(|| {
+                        categories.push(Category {
+                            name: c.clone(),
+                            slug,
+                            arxiv: taxonomy::lookup(c),
+                            papers: Vec::new(),
+                        });
+                        categories.len() - 1
+                    });
+                    by_name.insert(c, ci);
+                    ci
+                }
+            };
+            if !seen.contains(&ci) {
+                seen.push(ci);
+                categories[ci].papers.push(i);
+            }
+        }
+    }
+    categories.sort_unstable_by(|a, b| a.slug.cmp(&b.slug));
+    let week: Vec<usize> = week_of.iter().map(|w| w.unwrap_or(usize::MAX)).collect();
+    // Keys are unique (the index is last), so an unstable sort gives one order.
+    categories.par_iter_mut().for_each(|c| {
+        c.papers
+            .sort_unstable_by_key(|&i| (week[i], published[i], i))
+    });
+    categories
+}
+
+/// The authors, sorted by slug, each with their papers newest first; and author name ->
+/// index into them.
+fn authors(papers: &[PaperEntry], published: &[Newest]) -> (Vec<Author>, FxHashMap<String, usize>) {
+    // Slugs on all cores: slugifying half a million names was most of indexing.
+    let slugs: Vec<Vec<String>> = papers
+        .par_iter()
+        .map(|p| p.front.authors.iter().map(|n| author_slug(n)).collect())
+        .collect();
+    // Keyed by slug: spellings that share a URL share a page (the first one seen names
+    // it). A name seen before goes straight to its page, without hashing its slug.
+    let mut by_slug: FxHashMap<&str, usize> = FxHashMap::default();
+    let mut by_name: FxHashMap<&str, usize> = FxHashMap::default();
+    let mut authors: Vec<Author> = Vec::new();
+    for (i, p) in papers.iter().enumerate() {
+        for (name, slug) in p.front.authors.iter().zip(&slugs[i]) {
+            let ai = match by_name.get(name.as_str()) {
+                Some(&ai) => ai,
+                None => {
+                    let ai = *by_slug.entry(slug).or_insert_with(|| {
+                        authors.push(Author {
+                            name: name.clone(),
+                            slug: slug.clone(),
+                            papers: Vec::new(),
+                        });
+                        authors.len() - 1
+                    });
+                    by_name.insert(name, ai);
+                    ai
+                }
+            };
+            let list = &mut authors[ai].papers;
+            if list.last() != Some(&i) {
+                list.push(i);
+            }
+        }
+    }
+    author_merge::merge(&mut authors, &mut by_name, papers);
+    let before_merges = authors.len();
+    // Sorted by slug; `place[ai]` is where author `ai` went. Merged authors (no papers
+    // left) go; their names point elsewhere.
+    let mut numbered: Vec<(usize, Author)> = authors
+        .into_iter()
+        .enumerate()
+        .filter(|(_, a)| !a.papers.is_empty())
+        .collect();
+    numbered.sort_unstable_by(|a, b| a.1.slug.cmp(&b.1.slug));
+    let mut place = vec![0; before_merges];
+    for (to, (from, _)) in numbered.iter().enumerate() {
+        place[*from] = to;
+    }
+    let mut authors: Vec<Author> = numbered.into_iter().map(|(_, a)| a).collect();
+    authors.par_iter_mut().for_each(|a| {
+        a.papers.sort_unstable_by_key(|&i| (published[i], i));
+        // A paper that lists a person twice, once by initials.
+        a.papers.dedup();
+    });
+    let author_index: FxHashMap<String, usize> = by_name
+        .into_iter()
+        .map(|(name, ai)| (name.to_string(), place[ai]))
+        .collect();
+    (authors, author_index)
+}
+
+/// Whether `term` is one of the paper's categories, with a page of its own: for an arXiv
+/// paper an arXiv category (an MSC or ACM class kept among them by an older fetch is not),
+/// for any other paper its journal's subject.
+pub fn is_category_of(f: &PaperFront, term: &str) -> bool {
+    !f.id.is_arxiv() || taxonomy::lookup(term).is_some()
+}
