@@ -581,6 +581,60 @@ fn a_new_weeks_papers_are_added_to_the_kept_search_index() {
     assert_equals_full_build(site.path());
 }
 
+/// The segments of a kept search state: its magic, then each a `u64` length and the bytes.
+fn state_segments(state: &[u8]) -> usize {
+    let mut rest = &state[8..];
+    let mut segments = 0;
+    while !rest.is_empty() {
+        let len = u64::from_le_bytes(rest[..8].try_into().unwrap()) as usize;
+        rest = &rest[8 + len..];
+        segments += 1;
+    }
+    segments
+}
+
+#[test]
+fn each_weeks_papers_are_appended_to_the_kept_search_state_until_it_is_written_whole() {
+    let site = example_site();
+    let state_path = site.path().join(".cache/search-state.bin");
+    // Ten weeks held back one at a time, newest first, to come back oldest first.
+    let mut held: Vec<HeldWeek> = (0..10)
+        .map(|_| {
+            let aside = tempfile::tempdir().unwrap();
+            let files = hold_back_weeks(site.path(), aside.path(), 1);
+            HeldWeek {
+                _aside: aside,
+                files,
+            }
+        })
+        .collect();
+    assert_ok(&paperboy(site.path(), &["build"]));
+    let mut state = std::fs::read(&state_path).unwrap();
+    assert_eq!(state_segments(&state), 1);
+    // Eight segments at most (`MAX_SEGMENTS`): the ninth week's build writes one.
+    for (week, expected) in [2, 3, 4, 5, 6, 7, 8, 1, 2].into_iter().enumerate() {
+        held.pop().unwrap().put_back();
+        assert_ok(&paperboy(site.path(), &["build"]));
+        let now = std::fs::read(&state_path).unwrap();
+        assert_eq!(state_segments(&now), expected, "after week {week}");
+        if expected > 1 {
+            assert!(
+                now.starts_with(&state),
+                "week {week}: appended, not rewritten"
+            );
+        }
+        assert_equals_full_build(site.path());
+        state = now;
+    }
+    // An append cut short (a killed build): the state does not decode, the next build
+    // tokenizes every paper and writes it whole.
+    std::fs::write(&state_path, &state[..state.len() - 3]).unwrap();
+    held.pop().unwrap().put_back();
+    assert_ok(&paperboy(site.path(), &["build"]));
+    assert_eq!(state_segments(&std::fs::read(&state_path).unwrap()), 1);
+    assert_equals_full_build(site.path());
+}
+
 #[test]
 fn related_papers_are_computed_from_the_kept_terms_of_unchanged_papers() {
     let (site, week) = built_without_its_newest_week();

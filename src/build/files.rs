@@ -44,20 +44,38 @@ pub(super) fn write_search_index(
     if linked {
         return Ok(());
     }
-    // Anything unreadable is no state: every paper is tokenized.
+    // Anything unreadable is no state: every paper is tokenized. Failing to keep it only
+    // costs the next build the tokenizing.
     let kept = state
         .and_then(|p| std::fs::read(p).ok())
-        .and_then(|bytes| search::SearchState::decode(&bytes));
-    let index = search::build_index(ctx.site, kept, state.is_some(), &|rel, json| {
-        out.page(&rel, fingerprint, || Ok(json))
-    })?;
-    if let (Some(path), Some(bytes)) = (state, &index.state) {
-        // Failing to keep it only costs the next build the tokenizing.
-        let _ = std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")))
-            .map_err(anyhow::Error::from)
-            .and_then(|()| crate::store::atomic::write_atomic(path, bytes));
+        .and_then(|bytes| search::KeptState::decode(&bytes));
+    let keep = |write: search::StateWrite| {
+        if let Some(path) = state {
+            let _ = keep_search_state(path, write);
+        }
+    };
+    search::build_index(
+        ctx.site,
+        kept,
+        state
+            .is_some()
+            .then_some(&keep as &(dyn Fn(search::StateWrite) + Sync)),
+        &|rel, json| out.page(&rel, fingerprint, || Ok(json)),
+    )
+}
+
+/// Writes the search state whole, or appends a segment to it. An append cut short leaves a
+/// state that does not decode, which the next build does without.
+fn keep_search_state(path: &Path, write: search::StateWrite) -> Result<()> {
+    match write {
+        search::StateWrite::Whole(bytes) => crate::store::atomic::write_atomic(path, &bytes),
+        search::StateWrite::Append(bytes) => {
+            use std::io::Write;
+            let mut file = std::fs::OpenOptions::new().append(true).open(path)?;
+            file.write_all(&bytes)?;
+            Ok(file.sync_all()?)
+        }
     }
-    Ok(())
 }
 
 /// A paper's machine figure (`content/figures/…`), published beside its page. Made again

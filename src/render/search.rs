@@ -161,6 +161,8 @@ fn weighted_terms(
 struct Collected {
     stems: FxHashMap<String, Postings>,
     words: FxHashMap<String, String>,
+    /// With a kept state: the words it lacked, which the segment for the new papers holds.
+    fresh_words: Option<Vec<(String, String)>>,
 }
 
 /// Adds one batch of papers' terms to the postings.
@@ -171,16 +173,20 @@ fn merge_batch(all: &mut Collected, per_doc: Vec<DocTerms>) {
             all.stems.entry(t).or_default().push((doc, w));
         }
         for (word, stemmed) in d.words {
-            all.words.entry(word).or_insert(stemmed);
+            if let std::collections::hash_map::Entry::Vacant(v) = all.words.entry(word) {
+                if let Some(fresh) = &mut all.fresh_words {
+                    fresh.push((v.key().clone(), stemmed.clone()));
+                }
+                v.insert(stemmed);
+            }
         }
     }
 }
 
-/// What the index of the last build was made from, kept so that the next build only
-/// tokenizes the papers added since: a stem's postings are those of each paper, and a
-/// paper's weights depend on that paper alone, so the kept postings plus the new papers'
-/// are exactly what tokenizing every paper again gives. The idf is applied when the files
-/// are written.
+/// What one build tokenized, kept so that the next build only tokenizes the papers
+/// added since: a stem's postings are those of each paper, and a paper's weights depend on
+/// that paper alone, so the kept postings plus the new papers' are exactly what tokenizing
+/// every paper again gives. The idf is applied when the files are written.
 ///
 /// Read with owned terms (`String`), written borrowing them (`&str`).
 #[derive(Serialize, Deserialize)]
@@ -188,35 +194,74 @@ pub struct SearchState<S = String> {
     format: u32,
     /// A new paperboy may weigh words differently.
     binary: String,
-    /// Every paper's `corpus_hash`, in document order.
+    /// The `corpus_hash` of each paper it covers, in document order; its postings number
+    /// them from 0.
     docs: Vec<Fingerprint>,
     /// Each stem and its postings as (document, weight's bits).
     terms: Vec<(S, Vec<(u32, u32)>)>,
-    /// Each word seen and its stem.
+    /// Each word its papers were written with, and its stem.
     words: Vec<(S, S)>,
 }
 
-/// The papers still to tokenize, and the postings of the others.
-type Resumed = (Vec<usize>, Collected);
+/// The kept state: `STATE_MAGIC`, then segments, each a little-endian `u64` length and a
+/// postcard `SearchState`. A weekly build appends one segment for its new papers, rather
+/// than rewriting postings it read (tens of MB at 100k papers); after `MAX_SEGMENTS`, or
+/// when a paper changed or went, the state is written again as one segment. An append cut
+/// short leaves a segment that does not decode: anything that does not decode is no state.
+pub struct KeptState {
+    segments: Vec<SearchState>,
+}
+
+/// What the build hands back to be kept: the whole file, or a segment to append to it.
+pub enum StateWrite {
+    Whole(Vec<u8>),
+    Append(Vec<u8>),
+}
+
+/// The papers still to tokenize, the postings of the others, and the segments they came
+/// from.
+type Resumed = (Vec<usize>, Collected, usize);
 
 /// Bumped when what the state holds, or how weights are computed, changes.
 const STATE_FORMAT: u32 = 3;
 
+/// Segments a state may have before it is written again whole: a year of weekly builds
+/// rewrites it six times instead of fifty-two.
+const MAX_SEGMENTS: usize = 8;
+
 /// The state is postcard after this prefix: at 100k papers it is tens of MB, which JSON
 /// took most of a second to read.
-const STATE_MAGIC: &[u8; 8] = b"pbsearch";
+const STATE_MAGIC: &[u8; 8] = b"pbsrchs1";
 
-impl SearchState {
+impl KeptState {
     /// The state in `bytes`; none if they are not one.
-    pub fn decode(bytes: &[u8]) -> Option<SearchState> {
-        postcard::from_bytes(bytes.strip_prefix(STATE_MAGIC)?).ok()
+    pub fn decode(bytes: &[u8]) -> Option<KeptState> {
+        let mut rest = bytes.strip_prefix(STATE_MAGIC)?;
+        let mut frames = Vec::new();
+        while !rest.is_empty() {
+            let (len, tail) = rest.split_first_chunk::<8>()?;
+            let len = usize::try_from(u64::from_le_bytes(*len)).ok()?;
+            frames.push(tail.get(..len)?);
+            rest = &tail[len..];
+        }
+        let segments = frames
+            .into_par_iter()
+            .map(|frame| postcard::from_bytes(frame).ok())
+            .collect::<Option<Vec<SearchState>>>()?;
+        Some(KeptState { segments })
     }
 
-    /// Its postings, renumbered for `site`, and the papers of `site` it lacks; none if a
-    /// paper it covers changed or went. Papers are numbered in id order, so papers it
-    /// covers keep their order among themselves.
+    /// Its postings, renumbered for `site` (papers are numbered in id order, and a new
+    /// paper's id may come before older ones': the lists are sorted after), and the papers
+    /// of `site` it lacks; none if a paper it covers changed or went.
     fn postings_for(self, site: &Site) -> Option<Resumed> {
-        if self.format != STATE_FORMAT || self.binary != crate::manifest::binary_identity() {
+        let binary = crate::manifest::binary_identity();
+        if self.segments.is_empty()
+            || self
+                .segments
+                .iter()
+                .any(|s| s.format != STATE_FORMAT || s.binary != binary)
+        {
             return None;
         }
         let now: FxHashMap<Fingerprint, usize> = site
@@ -226,32 +271,73 @@ impl SearchState {
             .map(|(i, p)| (p.corpus_hash, i))
             .collect();
         let renumber: Vec<u32> = self
-            .docs
+            .segments
             .iter()
+            .flat_map(|s| &s.docs)
             .map(|h| now.get(h).map(|&i| i as u32))
             .collect::<Option<_>>()?;
-        if !renumber.is_sorted_by(|a, b| a < b) {
-            return None;
-        }
         let mut covered = vec![false; site.papers.len()];
         for &i in &renumber {
             covered[i as usize] = true;
         }
         let missing = (0..site.papers.len()).filter(|&i| !covered[i]).collect();
-        let stems = self
-            .terms
-            .into_iter()
-            .map(|(term, list)| {
-                let list = list
-                    .into_iter()
-                    .map(|(d, w)| Some((*renumber.get(d as usize)?, f32::from_bits(w))))
-                    .collect::<Option<_>>()?;
-                Some((term, list))
-            })
-            .collect::<Option<_>>()?;
-        let words = self.words.into_iter().collect();
-        Some((missing, Collected { stems, words }))
+        let segments = self.segments.len();
+        let mut all = Collected::default();
+        let mut first = 0;
+        for segment in self.segments {
+            let renumber = renumber.get(first..first + segment.docs.len())?;
+            first += segment.docs.len();
+            for (term, list) in segment.terms {
+                let postings = all.stems.entry(term).or_default();
+                for (d, w) in list {
+                    postings.push((*renumber.get(d as usize)?, f32::from_bits(w)));
+                }
+            }
+            all.words.extend(segment.words);
+        }
+        Some((missing, all, segments))
     }
+}
+
+/// The state to keep for papers `docs` (ascending) of `site`, their postings taken from
+/// `terms` and their words from `words`, encoded.
+fn encoded_state(
+    site: &Site,
+    docs: &[usize],
+    terms: &[(String, Postings)],
+    words: &[(String, String)],
+) -> anyhow::Result<Vec<u8>> {
+    let whole = docs.len() == site.papers.len();
+    // Document numbers within the segment.
+    let mut local = vec![u32::MAX; if whole { 0 } else { site.papers.len() }];
+    for (k, &d) in docs.iter().enumerate() {
+        if !whole {
+            local[d] = k as u32;
+        }
+    }
+    let state = SearchState {
+        format: STATE_FORMAT,
+        binary: crate::manifest::binary_identity(),
+        docs: docs.iter().map(|&i| site.papers[i].corpus_hash).collect(),
+        terms: terms
+            .iter()
+            .filter_map(|(term, list)| {
+                let bits: Vec<(u32, u32)> = list
+                    .iter()
+                    .filter_map(|&(d, w)| {
+                        let d = if whole { d } else { local[d as usize] };
+                        (d != u32::MAX).then_some((d, w.to_bits()))
+                    })
+                    .collect();
+                (!bits.is_empty()).then_some((term.as_str(), bits))
+            })
+            .collect(),
+        words: words
+            .iter()
+            .map(|(w, s)| (w.as_str(), s.as_str()))
+            .collect(),
+    };
+    Ok(postcard::to_allocvec(&state)?)
 }
 
 /// The abstracts of papers `docs`, read together where they are consecutive.
@@ -262,12 +348,6 @@ fn abstracts_for<'s>(site: &'s Site, docs: &[usize]) -> anyhow::Result<Vec<Cow<'
         }
         _ => docs.iter().map(|&i| site.abstract_of(i)).collect(),
     }
-}
-
-/// The index and what to keep of it.
-pub struct Index {
-    /// The `SearchState` for the next build, encoded, when asked for.
-    pub state: Option<Vec<u8>>,
 }
 
 /// A list as the files hold it, as JSON text: documents ascending, each after the first as
@@ -295,16 +375,19 @@ fn encoded(list: &[(u32, f32)], idf: f32) -> String {
 /// papers it covers are not tokenized again.
 pub fn build_index(
     site: &Site,
-    previous: Option<SearchState>,
-    keep: bool,
+    previous: Option<KeptState>,
+    keep: Option<&(dyn Fn(StateWrite) + Sync)>,
     emit: &(dyn Fn(String, String) -> anyhow::Result<()> + Sync),
-) -> anyhow::Result<Index> {
+) -> anyhow::Result<()> {
     let n = site.papers.len();
-    // Larger sites get finer shards so that a query's lexicon shard stays small.
-    let prefix = if n > 20_000 { 3 } else { 2 };
-    let (todo, mut all) = previous
+    let (todo, mut all, segments) = previous
         .and_then(|state| state.postings_for(site))
-        .unwrap_or_else(|| ((0..n).collect(), Collected::default()));
+        .unwrap_or_else(|| ((0..n).collect(), Collected::default(), 0));
+    // A kept state is added to while it has room; any other is written whole.
+    let append = segments > 0 && segments < MAX_SEGMENTS;
+    if append {
+        all.fresh_words = Some(Vec::new());
+    }
     let batches: Vec<&[usize]> = todo.chunks(BATCH).collect();
     let tokenize_batch = |docs: &[usize]| -> anyhow::Result<Vec<DocTerms>> {
         let abstracts = abstracts_for(site, docs)?;
@@ -337,36 +420,50 @@ pub fn build_index(
     terms.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
     let mut words: Vec<(String, String)> = all.words.into_iter().collect();
     words.par_sort_unstable();
-    let state = keep
-        .then(|| {
-            let bytes = STATE_MAGIC.to_vec();
-            postcard::to_extend(
-                &SearchState {
-                    format: STATE_FORMAT,
-                    binary: crate::manifest::binary_identity(),
-                    docs: site.papers.iter().map(|p| p.corpus_hash).collect(),
-                    terms: terms
-                        .iter()
-                        .map(|(term, list)| {
-                            let bits = list.iter().map(|&(d, w)| (d, w.to_bits())).collect();
-                            (term.as_str(), bits)
-                        })
-                        .collect(),
-                    words: words
-                        .iter()
-                        .map(|(w, s)| (w.as_str(), s.as_str()))
-                        .collect(),
-                },
-                bytes,
-            )
-        })
-        .transpose()?;
+    // The state is encoded and kept while the files are made.
+    let keep_state = || -> anyhow::Result<()> {
+        let Some(keep) = keep else { return Ok(()) };
+        let framed = |segment: Vec<u8>| {
+            let mut bytes = Vec::with_capacity(segment.len() + 16);
+            bytes.extend_from_slice(&(segment.len() as u64).to_le_bytes());
+            bytes.extend_from_slice(&segment);
+            bytes
+        };
+        if !append {
+            let mut bytes = STATE_MAGIC.to_vec();
+            let every: Vec<usize> = (0..n).collect();
+            bytes.extend(framed(encoded_state(site, &every, &terms, &words)?));
+            keep(StateWrite::Whole(bytes));
+        } else if !todo.is_empty() {
+            let mut fresh = all.fresh_words.take().unwrap_or_default();
+            fresh.sort_unstable();
+            keep(StateWrite::Append(framed(encoded_state(
+                site, &todo, &terms, &fresh,
+            )?)));
+        }
+        Ok(())
+    };
+    let (kept, made) = rayon::join(keep_state, || write_files(site, &terms, &words, emit));
+    kept?;
+    made
+}
+
+/// The lexicon, meta and postings files, each handed to `emit` as soon as it is made.
+fn write_files(
+    site: &Site,
+    terms: &[(String, Postings)],
+    words: &[(String, String)],
+    emit: &(dyn Fn(String, String) -> anyhow::Result<()> + Sync),
+) -> anyhow::Result<()> {
+    let n = site.papers.len();
+    // Larger sites get finer shards so that a query's lexicon shard stays small.
+    let prefix = if n > 20_000 { 3 } else { 2 };
     let df: FxHashMap<&str, usize> = terms.iter().map(|(t, l)| (t.as_str(), l.len())).collect();
     let key_of = |t: &str| -> String { t.chars().take(prefix).collect() };
 
     // The lexicon: words (not the filter terms, which no one types) by their prefix.
     let mut lex: BTreeMap<String, serde_json::Map<String, serde_json::Value>> = BTreeMap::new();
-    for (word, stemmed) in &words {
+    for (word, stemmed) in words {
         let papers = df.get(stemmed.as_str()).copied().unwrap_or(0);
         lex.entry(key_of(word))
             .or_default()
@@ -402,7 +499,7 @@ pub fn build_index(
     // Postings: a big stem in its own file, the small ones of a prefix together.
     let mut small: BTreeMap<String, Vec<&(String, Postings)>> = BTreeMap::new();
     let mut big: Vec<&(String, Postings)> = Vec::new();
-    for entry in &terms {
+    for entry in terms {
         if entry.1.len() >= BIG {
             big.push(entry);
         } else {
@@ -448,7 +545,7 @@ pub fn build_index(
             encoded(l, idf(l)),
         )
     })?;
-    Ok(Index { state })
+    Ok(())
 }
 
 /// Papers per file of document details: a page of 30 results spread over the site loads up
