@@ -1,0 +1,166 @@
+//! What an incremental build keeps of the index (`.cache/search-state.bin`) so that the
+//! next one tokenizes only the papers added since.
+
+use super::terms::{Collected, Postings};
+use crate::manifest::Fingerprint;
+use crate::site::Site;
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
+
+/// What one build tokenized, kept so that the next build only tokenizes the papers
+/// added since: a stem's postings are those of each paper, and a paper's weights depend on
+/// that paper alone, so the kept postings plus the new papers' are exactly what tokenizing
+/// every paper again gives. The idf is applied when the files are written.
+///
+/// Read with owned terms (`String`), written borrowing them (`&str`).
+#[derive(Serialize, Deserialize)]
+pub struct SearchState<S = String> {
+    format: u32,
+    /// A new paperboy may weigh words differently.
+    binary: String,
+    /// The `corpus_hash` of each paper it covers, in document order; its postings number
+    /// them from 0.
+    docs: Vec<Fingerprint>,
+    /// Each stem and its postings as (document, weight's bits).
+    terms: Vec<(S, Vec<(u32, u32)>)>,
+    /// Each word its papers were written with, and its stem.
+    words: Vec<(S, S)>,
+}
+
+/// The kept state: `STATE_MAGIC`, then segments, each a little-endian `u64` length and a
+/// postcard `SearchState`. A weekly build appends one segment for its new papers, rather
+/// than rewriting postings it read (tens of MB at 100k papers); after `MAX_SEGMENTS`, or
+/// when a paper changed or went, the state is written again as one segment. An append cut
+/// short leaves a segment that does not decode: anything that does not decode is no state.
+pub struct KeptState {
+    segments: Vec<SearchState>,
+}
+
+/// What the build hands back to be kept: the whole file, or a segment to append to it.
+pub enum StateWrite {
+    Whole(Vec<u8>),
+    Append(Vec<u8>),
+}
+
+/// The papers still to tokenize, the postings of the others, and the segments they came
+/// from.
+pub(super) type Resumed = (Vec<usize>, Collected, usize);
+
+/// Bumped when what the state holds, or how weights are computed, changes.
+pub(super) const STATE_FORMAT: u32 = 3;
+
+/// Segments a state may have before it is written again whole: a year of weekly builds
+/// rewrites it six times instead of fifty-two.
+pub(super) const MAX_SEGMENTS: usize = 8;
+
+/// The state is postcard after this prefix: at 100k papers it is tens of MB, which JSON
+/// took most of a second to read.
+pub(super) const STATE_MAGIC: &[u8; 8] = b"pbsrchs1";
+
+impl KeptState {
+    /// The state in `bytes`; none if they are not one.
+    pub fn decode(bytes: &[u8]) -> Option<KeptState> {
+        let mut rest = bytes.strip_prefix(STATE_MAGIC)?;
+        let mut frames = Vec::new();
+        while !rest.is_empty() {
+            let (len, tail) = rest.split_first_chunk::<8>()?;
+            let len = usize::try_from(u64::from_le_bytes(*len)).ok()?;
+            frames.push(tail.get(..len)?);
+            rest = &tail[len..];
+        }
+        let segments = frames
+            .into_par_iter()
+            .map(|frame| postcard::from_bytes(frame).ok())
+            .collect::<Option<Vec<SearchState>>>()?;
+        Some(KeptState { segments })
+    }
+
+    /// Its postings, renumbered for `site` (papers are numbered in id order, and a new
+    /// paper's id may come before older ones': the lists are sorted after), and the papers
+    /// of `site` it lacks; none if a paper it covers changed or went.
+    pub(super) fn postings_for(self, site: &Site) -> Option<Resumed> {
+        let binary = crate::manifest::binary_identity();
+        if self.segments.is_empty()
+            || self
+                .segments
+                .iter()
+                .any(|s| s.format != STATE_FORMAT || s.binary != binary)
+        {
+            return None;
+        }
+        let now: FxHashMap<Fingerprint, usize> = site
+            .papers
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.corpus_hash, i))
+            .collect();
+        let renumber: Vec<u32> = self
+            .segments
+            .iter()
+            .flat_map(|s| &s.docs)
+            .map(|h| now.get(h).map(|&i| i as u32))
+            .collect::<Option<_>>()?;
+        let mut covered = vec![false; site.papers.len()];
+        for &i in &renumber {
+            covered[i as usize] = true;
+        }
+        let missing = (0..site.papers.len()).filter(|&i| !covered[i]).collect();
+        let segments = self.segments.len();
+        let mut all = Collected::default();
+        let mut first = 0;
+        for segment in self.segments {
+            let renumber = renumber.get(first..first + segment.docs.len())?;
+            first += segment.docs.len();
+            for (term, list) in segment.terms {
+                let postings = all.stems.entry(term).or_default();
+                for (d, w) in list {
+                    postings.push((*renumber.get(d as usize)?, f32::from_bits(w)));
+                }
+            }
+            all.words.extend(segment.words);
+        }
+        Some((missing, all, segments))
+    }
+}
+
+/// The state to keep for papers `docs` (ascending) of `site`, their postings taken from
+/// `terms` and their words from `words`, encoded.
+pub(super) fn encoded_state(
+    site: &Site,
+    docs: &[usize],
+    terms: &[(String, Postings)],
+    words: &[(String, String)],
+) -> anyhow::Result<Vec<u8>> {
+    let whole = docs.len() == site.papers.len();
+    // Document numbers within the segment.
+    let mut local = vec![u32::MAX; if whole { 0 } else { site.papers.len() }];
+    for (k, &d) in docs.iter().enumerate() {
+        if !whole {
+            local[d] = k as u32;
+        }
+    }
+    let state = SearchState {
+        format: STATE_FORMAT,
+        binary: crate::manifest::binary_identity(),
+        docs: docs.iter().map(|&i| site.papers[i].corpus_hash).collect(),
+        terms: terms
+            .iter()
+            .filter_map(|(term, list)| {
+                let bits: Vec<(u32, u32)> = list
+                    .iter()
+                    .filter_map(|&(d, w)| {
+                        let d = if whole { d } else { local[d as usize] };
+                        (d != u32::MAX).then_some((d, w.to_bits()))
+                    })
+                    .collect();
+                (!bits.is_empty()).then_some((term.as_str(), bits))
+            })
+            .collect(),
+        words: words
+            .iter()
+            .map(|(w, s)| (w.as_str(), s.as_str()))
+            .collect(),
+    };
+    Ok(postcard::to_allocvec(&state)?)
+}
