@@ -27,7 +27,7 @@ use crate::render::views::{Urls, paper_rel};
 use crate::site::Site;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
-use state::{MAX_SEGMENTS, STATE_FORMAT, STATE_MAGIC, encoded_state};
+use state::{MAX_SEGMENTS, STATE_MAGIC, encoded_state};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use terms::{Collected, DocTerms, Postings, Stems, merge_batch, weighted_terms};
@@ -35,6 +35,9 @@ use terms::{Collected, DocTerms, Postings, Stems, merge_batch, weighted_terms};
 /// Stems in at least this many papers get a postings file of their own; rarer ones share a
 /// file with the stems of the same prefix.
 const BIG: usize = 100;
+
+/// The layout of the files `search.js` reads (`meta.json`'s `format`).
+const INDEX_FORMAT: u32 = 3;
 
 /// Papers tokenized at once.
 const BATCH: usize = 4096;
@@ -212,7 +215,7 @@ fn write_files(
     }
     let idf = |list: &Postings| ((n as f32 + 1.0) / (list.len() as f32)).ln() + 1.0;
     let meta = serde_json::json!({
-        "format": STATE_FORMAT,
+        "format": INDEX_FORMAT,
         "docs": n,
         "chunk": CHUNK,
         "prefix": prefix,

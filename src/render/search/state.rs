@@ -22,8 +22,9 @@ pub struct SearchState<S = String> {
     /// The `corpus_hash` of each paper it covers, in document order; its postings number
     /// them from 0.
     docs: Vec<Fingerprint>,
-    /// Each stem and its postings as (document, weight's bits).
-    terms: Vec<(S, Vec<(u32, u32)>)>,
+    /// Each stem and its postings as (document, weight), each document after the first as
+    /// the gap from the one before (small numbers take a byte in postcard).
+    terms: Vec<(S, Vec<(u32, f32)>)>,
     /// Each word its papers were written with, and its stem.
     words: Vec<(S, S)>,
 }
@@ -48,7 +49,7 @@ pub enum StateWrite {
 pub(super) type Resumed = (Vec<usize>, Collected, usize);
 
 /// Bumped when what the state holds, or how weights are computed, changes.
-pub(super) const STATE_FORMAT: u32 = 3;
+const STATE_FORMAT: u32 = 4;
 
 /// Segments a state may have before it is written again whole: a year of weekly builds
 /// rewrites it six times instead of fifty-two.
@@ -114,8 +115,10 @@ impl KeptState {
             first += segment.docs.len();
             for (term, list) in segment.terms {
                 let postings = all.stems.entry(term).or_default();
-                for (d, w) in list {
-                    postings.push((*renumber.get(d as usize)?, f32::from_bits(w)));
+                let mut d = 0u32;
+                for (k, (gap, w)) in list.into_iter().enumerate() {
+                    d = if k == 0 { gap } else { d.checked_add(gap)? };
+                    postings.push((*renumber.get(d as usize)?, w));
                 }
             }
             all.words.extend(segment.words);
@@ -147,14 +150,20 @@ pub(super) fn encoded_state(
         terms: terms
             .iter()
             .filter_map(|(term, list)| {
-                let bits: Vec<(u32, u32)> = list
+                let mut last = None;
+                let gaps: Vec<(u32, f32)> = list
                     .iter()
                     .filter_map(|&(d, w)| {
                         let d = if whole { d } else { local[d as usize] };
-                        (d != u32::MAX).then_some((d, w.to_bits()))
+                        if d == u32::MAX {
+                            return None;
+                        }
+                        let gap = last.map_or(d, |l| d - l);
+                        last = Some(d);
+                        Some((gap, w))
                     })
                     .collect();
-                (!bits.is_empty()).then_some((term.as_str(), bits))
+                (!gaps.is_empty()).then_some((term.as_str(), gaps))
             })
             .collect(),
         words: words
