@@ -169,12 +169,13 @@ fn write_files(
     let key_of = |t: &str| -> String { t.chars().take(prefix).collect() };
 
     // The lexicon: words (not the filter terms, which no one types) by their prefix.
-    let mut lex: BTreeMap<String, serde_json::Map<String, serde_json::Value>> = BTreeMap::new();
+    // Words are sorted, so each shard lists its words in order.
+    let mut lex: BTreeMap<String, Vec<(&str, &str, usize)>> = BTreeMap::new();
     for (word, stemmed) in words {
         let papers = df.get(stemmed.as_str()).copied().unwrap_or(0);
         lex.entry(key_of(word))
             .or_default()
-            .insert(word.clone(), serde_json::json!([stemmed, papers]));
+            .push((word, stemmed, papers));
     }
     let filters = |tag: &str| -> Vec<serde_json::Value> {
         let mut list: Vec<(&str, usize)> = terms
@@ -226,25 +227,46 @@ fn write_files(
         "years": years,
     });
     emit("search/meta.json".to_string(), meta.to_string())?;
-    lex.into_par_iter().try_for_each(|(key, map)| {
+    // The shards are written as text rather than through `serde_json::Value`s: building
+    // a value per word was most of making the lexicon.
+    lex.into_par_iter().try_for_each(|(key, entries)| {
+        let mut digits = itoa::Buffer::new();
+        let mut json = Vec::with_capacity(entries.len() * 32 + 2);
+        json.push(b'{');
+        for (i, (word, stemmed, papers)) in entries.into_iter().enumerate() {
+            if i > 0 {
+                json.push(b',');
+            }
+            serde_json::to_writer(&mut json, word)?;
+            json.extend_from_slice(b":[");
+            serde_json::to_writer(&mut json, stemmed)?;
+            json.push(b',');
+            json.extend_from_slice(digits.format(papers).as_bytes());
+            json.push(b']');
+        }
+        json.push(b'}');
         emit(
             format!("search/lex/{}.json", shard_file(&key)),
-            serde_json::Value::Object(map).to_string(),
+            String::from_utf8(json)?,
         )
     })?;
     small.into_par_iter().try_for_each(|(key, entries)| {
         // Keys are JSON strings; the lists are JSON already.
-        let mut json = String::from("{");
+        let mut json = Vec::new();
+        json.push(b'{');
         for (i, (t, l)) in entries.into_iter().enumerate() {
             if i > 0 {
-                json.push(',');
+                json.push(b',');
             }
-            json.push_str(&serde_json::Value::from(t.as_str()).to_string());
-            json.push(':');
-            json.push_str(&encoded(l, idf(l)));
+            serde_json::to_writer(&mut json, t)?;
+            json.push(b':');
+            json.extend_from_slice(encoded(l, idf(l)).as_bytes());
         }
-        json.push('}');
-        emit(format!("search/post/{}.json", shard_file(&key)), json)
+        json.push(b'}');
+        emit(
+            format!("search/post/{}.json", shard_file(&key)),
+            String::from_utf8(json)?,
+        )
     })?;
     big.into_par_iter().try_for_each(|(t, l)| {
         emit(
