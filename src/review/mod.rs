@@ -13,6 +13,9 @@ pub mod figure;
 pub mod html;
 pub mod rendition;
 pub mod summarize;
+mod summary;
+
+pub use summary::ReviewSummary;
 
 use crate::config::{Config, FigurePolicy, SummarizerKind};
 use crate::paper::PaperId;
@@ -43,65 +46,6 @@ pub struct ReviewOptions {
     pub progress: bool,
     /// Told of every retry, as a line to show (none: `-q`).
     pub note: Option<fn(&str)>,
-}
-
-#[derive(Debug, Default)]
-pub struct ReviewSummary {
-    /// Papers in the site.
-    pub papers: usize,
-    /// Papers reviewed, whether or not their review changed.
-    pub reviewed: usize,
-    /// Of those, papers whose file changed (or would, in a dry run).
-    pub written: usize,
-    pub headlines: usize,
-    pub summaries: usize,
-    pub with_badges: usize,
-    pub figures: usize,
-    /// Figures the licence policy keeps out.
-    pub withheld: usize,
-    /// Papers arXiv has no usable HTML rendition of.
-    pub no_html: usize,
-    pub licenses_found: usize,
-    /// Figure files removed: replaced, withheld now, or no paper's any more.
-    pub figures_removed: usize,
-    pub failed: Vec<String>,
-    /// What was read with a fallback: a summarizer's failed answer, a figure that could
-    /// not be used.
-    pub warnings: Vec<String>,
-    /// What changed, a line per paper, for `--dry-run` and `-v`.
-    pub changes: Vec<String>,
-}
-
-impl std::fmt::Display for ReviewSummary {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "reviewed {} of {} papers: {} written, {} headlines, {} one-liners, {} with badges, {} figures",
-            self.reviewed,
-            self.papers,
-            self.written,
-            self.headlines,
-            self.summaries,
-            self.with_badges,
-            self.figures
-        )?;
-        if self.withheld > 0 {
-            write!(f, " ({} withheld by the licence policy)", self.withheld)?;
-        }
-        if self.no_html > 0 {
-            write!(f, ", {} without HTML", self.no_html)?;
-        }
-        if self.licenses_found > 0 {
-            write!(f, ", {} licences read", self.licenses_found)?;
-        }
-        if self.figures_removed > 0 {
-            write!(f, ", {} figure files removed", self.figures_removed)?;
-        }
-        if !self.failed.is_empty() {
-            write!(f, ", {} failed", self.failed.len())?;
-        }
-        Ok(())
-    }
 }
 
 /// A paper file as it is on disk.
