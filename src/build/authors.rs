@@ -42,15 +42,15 @@ pub(super) fn render_authors(ctx: &Ctx, out: &Output, kept: Option<&Path>) -> Re
             for page in split.pages() {
                 let papers = &author.papers[split.range(page)];
                 let paginator = pager::paginator(&front, split, page, &ctx.urls);
-                let mut h = ctx.fingerprints.page("author");
-                h.str(&author.name)
-                    .str(&author.slug)
-                    .bytes(&serde_json::to_vec(&paginator).context("cannot serialize a pager")?);
-                if page == ListPage::Front {
-                    // Only the front page shows the count.
-                    h.num(author.papers.len() as u128);
-                }
-                ctx.fingerprints.papers(&mut h, papers);
+                let h = ctx.fingerprints.list_page(
+                    "author",
+                    &author.name,
+                    &author.slug,
+                    &paginator,
+                    page,
+                    author.papers.len(),
+                    papers,
+                )?;
                 let rel = pager::page_rel(&front, page);
                 ctx.page(out, context, "author.html", &rel, h.finish(), |c| {
                     match &lines {

@@ -100,6 +100,31 @@ impl Fingerprints {
         h
     }
 
+    /// A page of a paged list (a category's, an author's): whose list, where the page sits
+    /// among its pages, the list's length on the front page (the only one showing it),
+    /// and the page's papers.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn list_page(
+        &self,
+        kind: &str,
+        name: &str,
+        slug: &str,
+        paginator: &pager::Paginator,
+        page: ListPage,
+        total: usize,
+        papers: &[usize],
+    ) -> Result<Hasher> {
+        let mut h = self.page(kind);
+        h.str(name)
+            .str(slug)
+            .bytes(&serde_json::to_vec(paginator).context("cannot serialize a pager")?);
+        if page == ListPage::Front {
+            h.num(total as u128);
+        }
+        self.papers(&mut h, papers);
+        Ok(h)
+    }
+
     pub(super) fn papers(&self, h: &mut Hasher, papers: &[usize]) {
         h.num(papers.len() as u128);
         for &i in papers {

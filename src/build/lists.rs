@@ -220,15 +220,15 @@ pub(super) fn render_category_pages(
             } = *page;
             let headings = views::week_headings(site, papers, &ctx.urls);
             let paginator = pager::paginator(&pager::front_rel(&cat.slug), split, page, &ctx.urls);
-            let mut h = ctx.fingerprints.page("category");
-            h.str(&cat.name)
-                .str(&cat.slug)
-                .bytes(&serde_json::to_vec(&paginator).context("cannot serialize a pager")?);
-            if page == ListPage::Front {
-                // Only the front page shows the count.
-                h.num(cat.papers.len() as u128);
-            }
-            ctx.fingerprints.papers(&mut h, papers);
+            let mut h = ctx.fingerprints.list_page(
+                "category",
+                &cat.name,
+                &cat.slug,
+                &paginator,
+                page,
+                cat.papers.len(),
+                papers,
+            )?;
             // Week headings show digest titles, which a paper's own inputs do not cover.
             for heading in headings.iter().flatten() {
                 h.str(&heading.name).str(&heading.url);
