@@ -49,17 +49,16 @@ pub(super) fn write_search_index(
     let kept = state
         .and_then(|p| std::fs::read(p).ok())
         .and_then(|bytes| search::KeptState::decode(&bytes));
-    let keep = |write: search::StateWrite| {
-        if let Some(path) = state {
+    let keep = state.map(|path| {
+        move |write: search::StateWrite| {
             let _ = keep_search_state(path, write);
         }
-    };
+    });
     search::build_index(
         ctx.site,
         kept,
-        state
-            .is_some()
-            .then_some(&keep as &(dyn Fn(search::StateWrite) + Sync)),
+        keep.as_ref()
+            .map(|keep| keep as &(dyn Fn(search::StateWrite) + Sync)),
         &|rel, json| out.page(&rel, fingerprint, || Ok(json)),
     )
 }

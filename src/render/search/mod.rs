@@ -27,7 +27,7 @@ use crate::render::views::{Urls, paper_rel};
 use crate::site::Site;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
-use state::{MAX_SEGMENTS, STATE_MAGIC, encoded_state};
+use state::{MAX_SEGMENTS, STATE_MAGIC, with_segment};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use terms::{Collected, DocTerms, Postings, Stems, merge_batch, weighted_terms};
@@ -130,23 +130,15 @@ pub fn build_index(
     // The state is encoded and kept while the files are made.
     let keep_state = || -> anyhow::Result<()> {
         let Some(keep) = keep else { return Ok(()) };
-        let framed = |segment: Vec<u8>| {
-            let mut bytes = Vec::with_capacity(segment.len() + 16);
-            bytes.extend_from_slice(&(segment.len() as u64).to_le_bytes());
-            bytes.extend_from_slice(&segment);
-            bytes
-        };
         if !append {
-            let mut bytes = STATE_MAGIC.to_vec();
             let every: Vec<usize> = (0..n).collect();
-            bytes.extend(framed(encoded_state(site, &every, &terms, &words)?));
+            let bytes = with_segment(STATE_MAGIC.to_vec(), site, &every, &terms, &words)?;
             keep(StateWrite::Whole(bytes));
         } else if !todo.is_empty() {
             let mut fresh = all.fresh_words.take().unwrap_or_default();
             fresh.sort_unstable();
-            keep(StateWrite::Append(framed(encoded_state(
-                site, &todo, &terms, &fresh,
-            )?)));
+            let bytes = with_segment(Vec::new(), site, &todo, &terms, &fresh)?;
+            keep(StateWrite::Append(bytes));
         }
         Ok(())
     };

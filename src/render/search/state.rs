@@ -127,22 +127,23 @@ impl KeptState {
     }
 }
 
-/// The state to keep for papers `docs` (ascending) of `site`, their postings taken from
-/// `terms` and their words from `words`, encoded.
-pub(super) fn encoded_state(
+/// `bytes` with a segment for papers `docs` (ascending) of `site` after them: its length,
+/// then the segment, their postings taken from `terms` and their words from `words`.
+pub(super) fn with_segment(
+    mut bytes: Vec<u8>,
     site: &Site,
     docs: &[usize],
     terms: &[(String, Postings)],
     words: &[(String, String)],
 ) -> anyhow::Result<Vec<u8>> {
-    let whole = docs.len() == site.papers.len();
-    // Document numbers within the segment.
-    let mut local = vec![u32::MAX; if whole { 0 } else { site.papers.len() }];
-    for (k, &d) in docs.iter().enumerate() {
-        if !whole {
+    // Document numbers within the segment; a segment of every paper keeps the site's.
+    let local: Option<Vec<u32>> = (docs.len() != site.papers.len()).then(|| {
+        let mut local = vec![u32::MAX; site.papers.len()];
+        for (k, &d) in docs.iter().enumerate() {
             local[d] = k as u32;
         }
-    }
+        local
+    });
     let state = SearchState {
         format: STATE_FORMAT,
         binary: crate::manifest::binary_identity(),
@@ -154,7 +155,7 @@ pub(super) fn encoded_state(
                 let gaps: Vec<(u32, f32)> = list
                     .iter()
                     .filter_map(|&(d, w)| {
-                        let d = if whole { d } else { local[d as usize] };
+                        let d = local.as_ref().map_or(d, |local| local[d as usize]);
                         if d == u32::MAX {
                             return None;
                         }
@@ -171,5 +172,11 @@ pub(super) fn encoded_state(
             .map(|(w, s)| (w.as_str(), s.as_str()))
             .collect(),
     };
-    Ok(postcard::to_allocvec(&state)?)
+    // Encoded in place after a length filled in after: the state is tens of MB.
+    let at = bytes.len();
+    bytes.extend_from_slice(&[0; 8]);
+    let mut bytes = postcard::to_extend(&state, bytes)?;
+    let len = (bytes.len() - at - 8) as u64;
+    bytes[at..at + 8].copy_from_slice(&len.to_le_bytes());
+    Ok(bytes)
 }
