@@ -11,6 +11,7 @@ pub mod config;
 pub mod email;
 pub mod fetch;
 pub mod init;
+pub mod kept;
 pub mod license;
 pub mod lock;
 pub mod manifest;

@@ -649,25 +649,17 @@ fn related_papers_are_computed_from_the_kept_terms_of_unchanged_papers() {
     // through the index at the end of the file): the next build believes it, and related
     // papers come only from the new week's papers.
     let mut emptied = kept.clone();
-    let u64_at = |b: &[u8], at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
-    let end = emptied.len() - 24;
-    let (index, papers) = (u64_at(&emptied, end) as usize, u64_at(&emptied, end + 8));
-    assert!(papers > 10);
-    // Each index entry: hash (16 bytes), offset (8), count (4), the record's xxh3 (8).
-    for entry in 0..papers as usize {
-        let e = index + entry * 36;
-        let record = u64_at(&emptied, e + 16) as usize;
-        let count = u32::from_le_bytes(emptied[e + 24..e + 28].try_into().unwrap()) as usize;
-        for term in 0..count {
+    let records = kept_records(&kept);
+    assert!(records.len() > 10);
+    for (n, &(_, record, len)) in records.iter().enumerate() {
+        // A record: the count of terms, then (term: u64, frequency: f32) each.
+        for term in 0..(len - 4) / 12 {
             let at = record + 4 + term * 12;
-            let unique = ((entry as u64) << 32) | term as u64;
+            let unique = ((n as u64) << 32) | term as u64;
             emptied[at..at + 8].copy_from_slice(&unique.to_le_bytes());
         }
-        let check = xxhash_rust::xxh3::xxh3_64(&emptied[record..record + 4 + 12 * count]);
-        emptied[e + 28..e + 36].copy_from_slice(&check.to_le_bytes());
     }
-    let check = xxhash_rust::xxh3::xxh3_64(&emptied[index..index + papers as usize * 36]);
-    emptied[end + 16..end + 24].copy_from_slice(&check.to_le_bytes());
+    reseal(&mut emptied);
     std::fs::write(&cache, &emptied).unwrap();
     let (_elsewhere, other) = build_elsewhere(site.path());
     assert!(!read(other.join("papers/2508.13167/index.html")).contains("Related papers"));
@@ -684,17 +676,34 @@ fn related_papers_are_computed_from_the_kept_terms_of_unchanged_papers() {
     );
 }
 
-/// The records of `.cache/lines.bin`: (where the line starts, its length).
-fn line_records(bytes: &[u8]) -> Vec<(usize, usize)> {
-    assert_eq!(&bytes[..8], b"pblines1");
-    let mut records = Vec::new();
-    let mut at = 8;
-    while at < bytes.len() {
-        let len = u32::from_le_bytes(bytes[at + 24..at + 28].try_into().unwrap()) as usize;
-        records.push((at + 28, len));
-        at += 28 + len;
+/// The records a kept-records file (`.cache/related-terms.bin`, `lines.bin`) indexes, as
+/// (where its index entry is, where the record starts, its length), read through the
+/// footer at the end of the file.
+fn kept_records(bytes: &[u8]) -> Vec<(usize, usize, usize)> {
+    let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize;
+    let end = bytes.len() - 24;
+    let (index, count) = (u64_at(end), u64_at(end + 8));
+    // Each index entry: key (16 bytes), offset (8), length (4), the record's xxh3 (8).
+    (0..count)
+        .map(|n| {
+            let e = index + n * 36;
+            let len = u32::from_le_bytes(bytes[e + 24..e + 28].try_into().unwrap());
+            (e, u64_at(e + 16), len as usize)
+        })
+        .collect()
+}
+
+/// Makes the checks of a kept-records file match its altered records again.
+fn reseal(bytes: &mut [u8]) {
+    let records = kept_records(bytes);
+    for &(e, record, len) in &records {
+        let check = xxhash_rust::xxh3::xxh3_64(&bytes[record..record + len]);
+        bytes[e + 28..e + 36].copy_from_slice(&check.to_le_bytes());
     }
-    records
+    let end = bytes.len() - 24;
+    let index = records.first().map_or(end, |r| r.0);
+    let check = xxhash_rust::xxh3::xxh3_64(&bytes[index..end]);
+    bytes[end + 16..end + 24].copy_from_slice(&check.to_le_bytes());
 }
 
 #[test]
@@ -713,12 +722,12 @@ fn author_pages_take_unchanged_papers_lines_from_the_last_build_and_render_chang
 
     // Another paper's kept line altered, its check made to match: the next build
     // believes it, so lines do come from the file.
-    let records = line_records(&kept);
+    let records = kept_records(&kept);
     assert!(records.len() > 300, "a line per paper");
     let mut tampered = kept.clone();
-    let (start, len) = *records
+    let (_, start, len) = *records
         .iter()
-        .find(|&&(start, len)| {
+        .find(|&&(_, start, len)| {
             let line = std::str::from_utf8(&kept[start..start + len]).unwrap();
             line.contains("cond-mat/0607501")
         })
@@ -727,8 +736,7 @@ fn author_pages_take_unchanged_papers_lines_from_the_last_build_and_render_chang
     let altered = line.replace("A striped supersolid", "A STRIPED SUPERSOLID");
     assert_ne!(line, altered);
     tampered[start..start + len].copy_from_slice(altered.as_bytes());
-    let check = xxhash_rust::xxh3::xxh3_64(altered.as_bytes());
-    tampered[start - 12..start - 4].copy_from_slice(&check.to_le_bytes());
+    reseal(&mut tampered);
     std::fs::write(&cache, &tampered).unwrap();
     let (_elsewhere, other) = build_elsewhere(site.path());
     let author_of_oldest = read(other.join("authors/r-g-melko/index.html"));
@@ -745,7 +753,7 @@ fn author_pages_take_unchanged_papers_lines_from_the_last_build_and_render_chang
     assert_equals_full_build(site.path());
     let now = std::fs::read(&cache).unwrap();
     assert!(
-        line_records(&now).len() >= records.len(),
+        kept_records(&now).len() >= records.len(),
         "the new week's lines are kept"
     );
     std::fs::write(&cache, &now[..now.len() - 5]).unwrap();

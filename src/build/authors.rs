@@ -19,8 +19,10 @@ pub(super) fn render_authors(ctx: &Ctx, out: &Output, kept: Option<&Path>) -> Re
             .collect(),
         None => Vec::new(),
     };
-    let kept_lines = kept.and_then(kept_lines::KeptLines::open);
-    let writer = kept.and_then(kept_lines::LineWriter::new);
+    let kept_lines = kept.map(|path| kept_lines::KeptLines::open(path, &keys));
+    let writer = kept
+        .zip(kept_lines.as_ref())
+        .and_then(|(path, lines)| lines.writer(path, &keys));
     // A paper is on the page of each of its authors: its line is rendered once.
     let lines = in_theme.then(|| {
         let uses = site.authors.iter().flat_map(|a| a.papers.iter().copied());
@@ -98,8 +100,8 @@ pub(super) fn render_authors(ctx: &Ctx, out: &Output, kept: Option<&Path>) -> Re
         debug_assert_eq!(lines.held(), 0, "lines held after every author page");
     }
     drop(lines);
-    if let (Some(writer), Some(path)) = (writer, kept) {
-        writer.finish(kept_lines.as_ref(), &keys, path);
+    if let (Some(writer), Some(kept_lines)) = (writer, &kept_lines) {
+        kept_lines.finish(writer, &keys);
     }
     Ok(())
 }

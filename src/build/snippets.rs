@@ -9,7 +9,8 @@
 //! newest first, and each paper counts the appearances it has left. With a `Store`,
 //! snippets are also taken from the last build's file and this build's are kept in one.
 
-use super::kept_lines::{KeptLines, LineWriter};
+use super::kept_lines::KeptLines;
+use crate::kept::RecordWriter;
 use crate::manifest::Fingerprint;
 use crate::render::{self, views};
 use crate::site::Site;
@@ -81,7 +82,7 @@ pub struct Store<'a> {
     /// Per paper, the key of its snippet: what it is made from.
     pub keys: &'a [Fingerprint],
     pub kept: Option<&'a KeptLines>,
-    pub writer: Option<&'a LineWriter>,
+    pub writer: Option<&'a RecordWriter>,
 }
 
 impl<'a> Snippets<'a> {
@@ -152,7 +153,7 @@ impl<'a> Snippets<'a> {
         // and a site's worth of them is held.
         html.shrink_to_fit();
         if let (Some(writer), Some(key)) = (self.store.as_ref().and_then(|s| s.writer), key) {
-            writer.put(key, &html);
+            writer.put(key, html.as_bytes());
         }
         Ok(self
             .slot(i)

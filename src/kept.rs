@@ -1,0 +1,497 @@
+//! Records an incremental build keeps for the next one, each under the fingerprint of what
+//! it was made from. A record found under its key is the one making it again would give,
+//! so there is nothing to invalidate: a changed input is a new key, and records whose keys
+//! the site no longer has are left behind. The related papers' terms (by a paper's corpus
+//! hash) and the author pages' paper lines (by the line's fingerprint) are kept this way.
+//!
+//! One file per kind of record, read a record at a time, so that a million papers' records
+//! are never in memory at once:
+//! - header: an 8-byte magic naming the kind, then the binary's identity (length-prefixed),
+//!   since a new paperboy may make its records differently;
+//! - records: bytes, as the kind encodes them;
+//! - index: per record `(key: u128, offset: u64, len: u32, check: u64)`, where `check` is
+//!   the record's xxh3;
+//! - footer: the index's offset, its number of records and its xxh3, as `u64`s.
+//!
+//! A build appends the records it made, then a new index and footer, and leaves the rest of
+//! the file as it was: old indexes and the records of keys gone stay behind, unread, until
+//! they would outweigh the live records; then the file is written whole beside the old one
+//! and renamed over it. An append cut short leaves a footer that does not add up, and a
+//! record whose xxh3 is not the one indexed (never written, or damaged) is missing:
+//! anything that does not add up is made again. All little-endian.
+
+use crate::manifest::Fingerprint;
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::fs::File;
+use std::io::{BufWriter, Read, Write};
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use xxhash_rust::xxh3::xxh3_64;
+
+const ENTRY: usize = 16 + 8 + 4 + 8;
+const FOOTER: u64 = 24;
+/// Records that follow each other in the file are read together, up to this many bytes.
+const RUN_BYTES: u64 = 8 << 20;
+
+/// Where a record is.
+#[derive(Clone, Copy)]
+struct Spot {
+    offset: u64,
+    len: u32,
+    check: u64,
+}
+
+impl Spot {
+    fn of(record: &[u8], offset: u64) -> Spot {
+        Spot {
+            offset,
+            len: record.len() as u32,
+            check: xxh3_64(record),
+        }
+    }
+
+    fn end(&self) -> u64 {
+        self.offset + u64::from(self.len)
+    }
+}
+
+fn header(magic: &[u8; 8]) -> Vec<u8> {
+    let binary = crate::manifest::binary_identity();
+    let mut head = magic.to_vec();
+    head.extend((binary.len() as u32).to_le_bytes());
+    head.extend(binary.as_bytes());
+    head
+}
+
+/// The records kept by the last build, open for reading.
+pub struct KeptRecords {
+    file: File,
+    /// The file's length when it was opened: where an append starts.
+    len: u64,
+    index: FxHashMap<Fingerprint, Spot>,
+}
+
+impl KeptRecords {
+    /// The records in `path`, of the kind `magic` names; none when there is no such file,
+    /// another binary wrote it, or it does not add up.
+    pub fn open(path: &Path, magic: &[u8; 8]) -> Option<KeptRecords> {
+        let mut file = File::open(path).ok()?;
+        let len = file.metadata().ok()?.len();
+        let head = header(magic);
+        let mut got = vec![0; head.len()];
+        file.read_exact(&mut got).ok()?;
+        if got != head || len < head.len() as u64 + FOOTER {
+            return None;
+        }
+        let mut footer = [0; FOOTER as usize];
+        file.read_exact_at(&mut footer, len - FOOTER).ok()?;
+        let u64_at =
+            |b: &[u8], at: usize| Some(u64::from_le_bytes(b.get(at..at + 8)?.try_into().ok()?));
+        let (at, count, check) = (
+            u64_at(&footer, 0)?,
+            u64_at(&footer, 8)?,
+            u64_at(&footer, 16)?,
+        );
+        if at < head.len() as u64
+            || at.checked_add(count.checked_mul(ENTRY as u64)?)? != len - FOOTER
+        {
+            return None;
+        }
+        let mut bytes = vec![0; count as usize * ENTRY];
+        file.read_exact_at(&mut bytes, at).ok()?;
+        if xxh3_64(&bytes) != check {
+            return None;
+        }
+        let mut index = FxHashMap::with_capacity_and_hasher(count as usize, Default::default());
+        for e in bytes.chunks_exact(ENTRY) {
+            let key = u128::from_le_bytes(e[..16].try_into().ok()?);
+            let spot = Spot {
+                offset: u64_at(e, 16)?,
+                len: u32::from_le_bytes(e[24..28].try_into().ok()?),
+                check: u64_at(e, 28)?,
+            };
+            if spot.offset < head.len() as u64 || spot.end() > at {
+                return None;
+            }
+            index.insert(key, spot);
+        }
+        Some(KeptRecords { file, len, index })
+    }
+
+    /// How many records it holds.
+    pub fn count(&self) -> usize {
+        self.index.len()
+    }
+
+    pub fn holds(&self, key: Fingerprint) -> bool {
+        self.index.contains_key(&key)
+    }
+
+    /// The records under `keys`, decoded, where there are any that are whole.
+    pub fn get<T>(
+        &self,
+        keys: &[Fingerprint],
+        mut decode: impl FnMut(&[u8]) -> Option<T>,
+    ) -> Vec<Option<T>> {
+        let spots: Vec<Option<Spot>> = keys.iter().map(|k| self.index.get(k).copied()).collect();
+        let mut out: Vec<Option<T>> = Vec::with_capacity(keys.len());
+        let mut i = 0;
+        while i < spots.len() {
+            let Some(first) = spots[i] else {
+                out.push(None);
+                i += 1;
+                continue;
+            };
+            let mut run = 1;
+            while let Some(Some(next)) = spots.get(i + run)
+                && next.offset == spots[i + run - 1].unwrap_or(first).end()
+                && next.end() - first.offset <= RUN_BYTES
+            {
+                run += 1;
+            }
+            let last = spots[i + run - 1].unwrap_or(first);
+            self.read_run(first.offset, last.end(), &spots[i..i + run], |_, record| {
+                out.push(record.and_then(&mut decode));
+            });
+            i += run;
+        }
+        out
+    }
+
+    /// Reads the bytes from `start` to `end` once and hands each of `spots` (all within)
+    /// its record, or none if it is not the one indexed.
+    fn read_run(
+        &self,
+        start: u64,
+        end: u64,
+        spots: &[Option<Spot>],
+        mut each: impl FnMut(Spot, Option<&[u8]>),
+    ) {
+        let mut bytes = vec![0; (end - start) as usize];
+        let read = self.file.read_exact_at(&mut bytes, start).is_ok();
+        for spot in spots.iter().flatten() {
+            let at = (spot.offset - start) as usize;
+            let record = &bytes[at..at + spot.len as usize];
+            each(
+                *spot,
+                (read && xxh3_64(record) == spot.check).then_some(record),
+            );
+        }
+    }
+}
+
+/// Where a writer's records go.
+enum Target {
+    /// After the end of the kept file, written there at `finish`.
+    Tail { kept_len: u64, bytes: Vec<u8> },
+    /// A new file, renamed over the kept one at `finish`.
+    Whole(BufWriter<tempfile::NamedTempFile>),
+}
+
+struct Sink {
+    target: Target,
+    /// Where the next record goes in the file.
+    offset: u64,
+    spots: FxHashMap<Fingerprint, Spot>,
+    failed: bool,
+}
+
+/// The next file of records, taking the records a build makes (from any thread) and, at
+/// `finish`, keeping those of the kept file the site still has.
+pub struct RecordWriter {
+    path: PathBuf,
+    sink: Mutex<Sink>,
+}
+
+impl RecordWriter {
+    /// A writer for the records of `keys` (the site's, now). It appends to `kept` (the file
+    /// at `path`, opened before this build) unless the bytes no key needs would outweigh
+    /// the live records or the new records would be more than those kept; otherwise it
+    /// writes the file whole. None when the folder cannot be written: the next build makes
+    /// more again, nothing else.
+    pub fn new(
+        path: &Path,
+        magic: &[u8; 8],
+        kept: Option<&KeptRecords>,
+        keys: &[Fingerprint],
+    ) -> Option<RecordWriter> {
+        let append = kept.and_then(|kept| {
+            let distinct: FxHashSet<Fingerprint> = keys.iter().copied().collect();
+            let held: Vec<&Spot> = distinct.iter().filter_map(|k| kept.index.get(k)).collect();
+            let live: u64 = held.iter().map(|s| u64::from(s.len)).sum();
+            // Counting the new index as dead makes the rewrite come sooner, never later.
+            let dead = kept.len - live + (distinct.len() * ENTRY) as u64 + FOOTER;
+            let new = distinct.len() - held.len();
+            (dead <= live && new <= held.len()).then_some(kept.len)
+        });
+        let target = match append {
+            Some(kept_len) => Target::Tail {
+                kept_len,
+                bytes: Vec::new(),
+            },
+            None => {
+                let dir = path.parent()?;
+                std::fs::create_dir_all(dir).ok()?;
+                let file = tempfile::Builder::new()
+                    .prefix(".records-")
+                    .suffix(".tmp")
+                    .tempfile_in(dir)
+                    .ok()?;
+                let mut out = BufWriter::with_capacity(1 << 20, file);
+                out.write_all(&header(magic)).ok()?;
+                Target::Whole(out)
+            }
+        };
+        Some(RecordWriter {
+            path: path.to_path_buf(),
+            sink: Mutex::new(Sink {
+                offset: match &target {
+                    Target::Tail { kept_len, .. } => *kept_len,
+                    Target::Whole(_) => header(magic).len() as u64,
+                },
+                target,
+                spots: FxHashMap::default(),
+                failed: false,
+            }),
+        })
+    }
+
+    pub fn put(&self, key: Fingerprint, record: &[u8]) {
+        // A record is written whole under the lock: a panic elsewhere cannot cut one.
+        let mut sink = self
+            .sink
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        sink.put(key, record);
+    }
+
+    /// Keeps the records of `kept` whose keys are in `keys` and this build did not make,
+    /// indexes them with the new ones and puts the file in place; leaves the file as it was
+    /// when nothing changed. A file that cannot be written is left as it was.
+    pub fn finish(self, kept: Option<&KeptRecords>, keys: &[Fingerprint]) {
+        let mut sink = self
+            .sink
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut seen = FxHashSet::default();
+        let keys: Vec<Fingerprint> = keys.iter().copied().filter(|k| seen.insert(*k)).collect();
+        if let (Target::Whole(_), Some(kept)) = (&sink.target, kept) {
+            // In the old file's order, so that it is read front to back.
+            let mut carried: Vec<(Fingerprint, Spot)> = keys
+                .iter()
+                .filter(|k| !sink.spots.contains_key(k))
+                .filter_map(|k| Some((*k, *kept.index.get(k)?)))
+                .collect();
+            carried.sort_unstable_by_key(|(_, s)| s.offset);
+            let mut i = 0;
+            while i < carried.len() {
+                let first = carried[i].1;
+                let mut run = 1;
+                while let Some((_, next)) = carried.get(i + run)
+                    && next.offset == carried[i + run - 1].1.end()
+                    && next.end() - first.offset <= RUN_BYTES
+                {
+                    run += 1;
+                }
+                let group = &carried[i..i + run];
+                let spots: Vec<Option<Spot>> = group.iter().map(|(_, s)| Some(*s)).collect();
+                let mut k = 0;
+                kept.read_run(first.offset, group[run - 1].1.end(), &spots, |_, record| {
+                    if let Some(record) = record {
+                        sink.put(group[k].0, record);
+                    }
+                    k += 1;
+                });
+                i += run;
+            }
+        }
+        if sink.failed {
+            return;
+        }
+        let held_by_kept = |k: &Fingerprint| kept.and_then(|kept| kept.index.get(k)).copied();
+        if let Target::Tail { .. } = sink.target
+            && sink.spots.is_empty()
+            && kept.is_some_and(|kept| kept.count() == keys.len())
+            && keys.iter().all(|k| held_by_kept(k).is_some())
+        {
+            return;
+        }
+        let entries: Vec<(Fingerprint, Spot)> = keys
+            .iter()
+            .filter_map(|k| {
+                let spot = match &sink.target {
+                    Target::Tail { .. } => sink.spots.get(k).copied().or_else(|| held_by_kept(k)),
+                    Target::Whole(_) => sink.spots.get(k).copied(),
+                };
+                Some((*k, spot?))
+            })
+            .collect();
+        let index = index_and_footer(&entries, sink.offset);
+        match sink.target {
+            Target::Tail {
+                kept_len,
+                mut bytes,
+            } => {
+                bytes.extend(index);
+                // Written after the end the file had when this build opened it, which is
+                // where the offsets point. A file changed since (another paperboy, against
+                // the build lock) is not appended to.
+                let Ok(file) = std::fs::OpenOptions::new().write(true).open(&self.path) else {
+                    return;
+                };
+                if file.metadata().map(|m| m.len()).ok() == Some(kept_len) {
+                    let _ = file.write_all_at(&bytes, kept_len);
+                }
+            }
+            Target::Whole(mut out) => {
+                let _ = out
+                    .write_all(&index)
+                    .and_then(|()| out.into_inner().map_err(|e| e.into_error()))
+                    .and_then(|file| file.persist(&self.path).map_err(|e| e.error).map(drop));
+            }
+        }
+    }
+}
+
+impl Sink {
+    fn put(&mut self, key: Fingerprint, record: &[u8]) {
+        let written = match &mut self.target {
+            Target::Tail { bytes, .. } => {
+                bytes.extend_from_slice(record);
+                Ok(())
+            }
+            Target::Whole(out) => out.write_all(record),
+        };
+        if written.is_err() {
+            self.failed = true;
+        }
+        self.spots.insert(key, Spot::of(record, self.offset));
+        self.offset += record.len() as u64;
+    }
+}
+
+/// The index of `entries` starting at `at`, and the footer.
+fn index_and_footer(entries: &[(Fingerprint, Spot)], at: u64) -> Vec<u8> {
+    let mut index: Vec<u8> = Vec::with_capacity(entries.len() * ENTRY + FOOTER as usize);
+    for (key, spot) in entries {
+        index.extend(key.to_le_bytes());
+        index.extend(spot.offset.to_le_bytes());
+        index.extend(spot.len.to_le_bytes());
+        index.extend(spot.check.to_le_bytes());
+    }
+    let check = xxh3_64(&index);
+    index.extend(at.to_le_bytes());
+    index.extend((entries.len() as u64).to_le_bytes());
+    index.extend(check.to_le_bytes());
+    index
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MAGIC: &[u8; 8] = b"pbtest01";
+
+    /// A record of some hundred bytes, different for each key.
+    fn record(key: Fingerprint) -> Vec<u8> {
+        format!("record {key} ").repeat(10).into_bytes()
+    }
+
+    /// Saves the records of `keys` the way a build does: makes those `kept` lacks.
+    fn saved(path: &Path, keys: &[Fingerprint], kept: Option<&KeptRecords>) -> usize {
+        let writer = RecordWriter::new(path, MAGIC, kept, keys).unwrap();
+        let mut made = 0;
+        for &k in keys {
+            if !kept.is_some_and(|kept| kept.holds(k)) {
+                writer.put(k, &record(k));
+                made += 1;
+            }
+        }
+        writer.finish(kept, keys);
+        made
+    }
+
+    fn all(path: &Path, keys: &[Fingerprint]) -> Vec<Option<Vec<u8>>> {
+        KeptRecords::open(path, MAGIC)
+            .unwrap()
+            .get(keys, |b| Some(b.to_vec()))
+    }
+
+    #[test]
+    fn new_records_are_appended_until_the_dead_outweigh_the_live_then_written_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("records.bin");
+        let keys: Vec<Fingerprint> = (0..100).map(|i| i as u128 + 7).collect();
+        assert!(KeptRecords::open(&path, MAGIC).is_none());
+        assert_eq!(saved(&path, &keys[..90], None), 90);
+        let first = std::fs::read(&path).unwrap();
+
+        // Ten new keys: only they are made, the file grows, and what it held is as it was.
+        let kept = KeptRecords::open(&path, MAGIC).unwrap();
+        assert_eq!(saved(&path, &keys, Some(&kept)), 10);
+        let appended = std::fs::read(&path).unwrap();
+        assert!(appended.len() > first.len());
+        assert_eq!(appended[..first.len()], first[..]);
+        let expected: Vec<Option<Vec<u8>>> = keys.iter().map(|&k| Some(record(k))).collect();
+        assert_eq!(all(&path, &keys), expected);
+        assert_eq!(KeptRecords::open(&path, MAGIC).unwrap().count(), 100);
+
+        // Most keys gone: the file is written again, holding only the live records, which
+        // were carried over, not made again.
+        let kept = KeptRecords::open(&path, MAGIC).unwrap();
+        assert_eq!(saved(&path, &keys[90..], Some(&kept)), 0);
+        let rewritten = std::fs::read(&path).unwrap();
+        assert!(rewritten.len() < first.len() / 2);
+        let cache = KeptRecords::open(&path, MAGIC).unwrap();
+        assert_eq!(cache.count(), 10);
+        assert_eq!(all(&path, &keys[90..]), expected[90..]);
+        assert_eq!(all(&path, &keys[..1]), [None]);
+        let leftovers = std::fs::read_dir(dir.path()).unwrap().count();
+        assert_eq!(leftovers, 1, "no temporary file is left behind");
+    }
+
+    #[test]
+    fn a_build_that_changes_nothing_leaves_the_file_as_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("records.bin");
+        let keys: Vec<Fingerprint> = (0..20).collect();
+        saved(&path, &keys, None);
+        let before = std::fs::read(&path).unwrap();
+        let kept = KeptRecords::open(&path, MAGIC).unwrap();
+        assert_eq!(saved(&path, &keys, Some(&kept)), 0);
+        assert_eq!(std::fs::read(&path).unwrap(), before);
+    }
+
+    #[test]
+    fn a_damaged_record_is_missing_and_a_cut_short_append_or_another_kind_is_no_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("records.bin");
+        let keys: Vec<Fingerprint> = (0..50).collect();
+        saved(&path, &keys, None);
+        let good = std::fs::read(&path).unwrap();
+
+        let head = header(MAGIC).len();
+        let mut damaged = good.clone();
+        damaged[head + 3] ^= 1;
+        std::fs::write(&path, &damaged).unwrap();
+        let got = all(&path, &keys);
+        assert_eq!(got[0], None);
+        assert_eq!(got[1], Some(record(1)));
+        // Written whole again, the damaged record is not carried over.
+        let kept = KeptRecords::open(&path, MAGIC).unwrap();
+        let writer = RecordWriter::new(&dir.path().join("next.bin"), MAGIC, None, &keys).unwrap();
+        writer.finish(Some(&kept), &keys);
+        let next = KeptRecords::open(&dir.path().join("next.bin"), MAGIC).unwrap();
+        assert_eq!(
+            (next.holds(0), next.holds(1), next.count()),
+            (false, true, 49)
+        );
+
+        std::fs::write(&path, [&good[..], &good[head..head + 40]].concat()).unwrap();
+        assert!(KeptRecords::open(&path, MAGIC).is_none());
+        std::fs::write(&path, &good).unwrap();
+        assert!(KeptRecords::open(&path, b"pbother1").is_none());
+        assert!(KeptRecords::open(&path, MAGIC).is_some());
+    }
+}
