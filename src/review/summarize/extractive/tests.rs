@@ -1,0 +1,60 @@
+use super::*;
+
+#[test]
+fn sentences_split_where_sentences_end() {
+    let s = sentences(
+        "Graphs (e.g. social ones) are big. We use Fig. 2 of Smith et al. to show 3.5x gains. Does it work? Yes!",
+    );
+    assert_eq!(
+        s,
+        [
+            "Graphs (e.g. social ones) are big.",
+            "We use Fig. 2 of Smith et al. to show 3.5x gains.",
+            "Does it work?",
+            "Yes!"
+        ]
+    );
+}
+
+#[test]
+fn the_result_sentence_becomes_the_headline_in_the_abstracts_words() {
+    let abstract_text = "Large language models are increasingly used for code. However, their cost remains a challenge. In this paper, we present Foo, a caching layer for LLM inference that reuses prefixes across requests. Experiments on three benchmarks show that Foo reduces latency by up to 42% and cuts cost by 3.1x compared to vLLM.";
+    let s = summarize("Foo: prefix caching", abstract_text);
+    assert!(
+        s.headline.starts_with("Foo reduces latency by up to 42%"),
+        "{}",
+        s.headline
+    );
+    assert!(s.headline.chars().count() <= HEADLINE_CHARS);
+    assert!(
+        s.summary.starts_with("We present Foo, a caching layer"),
+        "{}",
+        s.summary
+    );
+    assert!(s.summary.chars().count() <= SUMMARY_CHARS);
+    for word in s
+        .headline
+        .split_whitespace()
+        .chain(s.summary.split_whitespace())
+    {
+        let word = word.trim_matches(|c: char| !c.is_alphanumeric());
+        assert!(
+            abstract_text.to_lowercase().contains(&word.to_lowercase()),
+            "{word} is not the abstract's"
+        );
+    }
+}
+
+#[test]
+fn long_text_is_cut_at_a_clause_not_a_word() {
+    let t = shorten(
+        "Our scheduler cuts tail latency by 38% on a 64-node cluster, while keeping throughput within 2% of the best static policy for every workload",
+        90,
+    );
+    assert_eq!(
+        t,
+        "Our scheduler cuts tail latency by 38% on a 64-node cluster"
+    );
+    let t = shorten(&"word ".repeat(40), 30);
+    assert!(t.ends_with('…') && t.chars().count() <= 31, "{t}");
+}
