@@ -5,6 +5,7 @@ mod ctx;
 mod files;
 mod kept_lines;
 mod lists;
+mod papers;
 mod snippets;
 mod steps;
 
@@ -12,6 +13,7 @@ use authors::*;
 use ctx::*;
 use files::*;
 use lists::*;
+use papers::*;
 use steps::*;
 
 use crate::config::Config;
@@ -106,6 +108,63 @@ impl Default for Options {
     }
 }
 
+/// What an incremental build keeps under `.cache/` for the next one, besides the standby
+/// copy of the site and its manifest. A full build trusts none of it and keeps nothing.
+struct Kept {
+    /// Parsed content files, by each file's size, modification time and inode.
+    parsed: std::path::PathBuf,
+    /// Kept records (`crate::kept`): the terms related papers counted in each paper.
+    related_terms: std::path::PathBuf,
+    /// Kept records: the paper lines of the author pages.
+    lines: std::path::PathBuf,
+    /// The postings the search index was made from, in segments.
+    search_state: std::path::PathBuf,
+}
+
+impl Kept {
+    fn under(root: &Path) -> Kept {
+        let cache = root.join(".cache");
+        Kept {
+            parsed: cache.join("parsed"),
+            related_terms: cache.join("related-terms.bin"),
+            lines: cache.join("lines.bin"),
+            search_state: cache.join("search-state.bin"),
+        }
+    }
+}
+
+/// Related papers for every paper: those of the last build when no paper's words, the
+/// binary or the config changed, else computed (from `terms_cache`'s kept terms where it
+/// has them). Returns what the output can reuse of the last build.
+fn related_papers(
+    site: &mut Site,
+    previous: Option<crate::manifest::Previous>,
+    site_fp: Fingerprint,
+    corpus: Fingerprint,
+    standby: Option<rustc_hash::FxHashMap<String, Fingerprint>>,
+    terms_cache: Option<&Path>,
+) -> Result<Option<Reuse>> {
+    Ok(match previous {
+        Some(p) => {
+            // The same papers' words, and the same binary and config: the same related
+            // papers.
+            if p.site == site_fp && p.corpus == corpus && p.related.len() == site.papers.len() {
+                site.related = p.related;
+            } else {
+                site.compute_related(RELATED_PER_PAPER, terms_cache)?;
+            }
+            Some(Reuse {
+                current: p.pages,
+                standby,
+            })
+        }
+        None => {
+            site.compute_related(RELATED_PER_PAPER, terms_cache)?;
+            None
+        }
+    })
+}
+
 /// Builds the site into `output`.
 pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Result<BuildReport> {
     let Options {
@@ -120,9 +179,10 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
         last: started,
         last_cpu: process_cpu_time(),
     };
-    // A full build trusts nothing kept from earlier builds, and keeps nothing for later.
-    let parse_cache =
-        incremental.then(|| site::parsed::ParseCache::new(root.join(".cache/parsed")));
+    let kept = incremental.then(|| Kept::under(root));
+    let parse_cache = kept
+        .as_ref()
+        .map(|k| site::parsed::ParseCache::new(k.parsed.clone()));
     let mut site = site::load_with(
         &root.join("content"),
         abstracts_in_memory_up_to,
@@ -165,26 +225,8 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
     );
     let standby = standby?;
     steps.done("fingerprints");
-    let terms_cache = incremental.then(|| root.join(".cache/related-terms.bin"));
-    let reuse = match previous {
-        Some(p) => {
-            // The same papers' words, and the same binary and config: the same related
-            // papers.
-            if p.site == site_fp && p.corpus == corpus && p.related.len() == site.papers.len() {
-                site.related = p.related;
-            } else {
-                site.compute_related(RELATED_PER_PAPER, terms_cache.as_deref())?;
-            }
-            Some(Reuse {
-                current: p.pages,
-                standby,
-            })
-        }
-        None => {
-            site.compute_related(RELATED_PER_PAPER, terms_cache.as_deref())?;
-            None
-        }
-    };
+    let terms_cache = kept.as_ref().map(|k| k.related_terms.as_path());
+    let reuse = related_papers(&mut site, previous, site_fp, corpus, standby, terms_cache)?;
     steps.done("related papers");
     let mut base = tera::Context::new();
     base.insert("site", &site_view);
@@ -200,59 +242,21 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
     let out = Output::new(output, reuse)?;
     let bar = crate::progress::Progress::new(progress && site.papers.len() > 2000);
 
-    let paper_bar = bar.bar(site.papers.len() as u64, "papers");
-    (0..site.papers.len()).into_par_iter().try_for_each_init(
-        || ctx.context(),
-        |context, i| {
-            let fps = &ctx.fingerprints;
-            let mut h = fps.page("paper");
-            h.num(fps.paper_view[i]);
-            // Related papers show their titles and links: their files count.
-            for &r in &site.related[i] {
-                h.num(site.papers[r].content_hash);
-            }
-            ctx.page(
-                &out,
-                context,
-                "paper.html",
-                &views::paper_rel(&site.papers[i]),
-                h.finish(),
-                |c| {
-                    let paper = views::paper_view(&site, i, &ctx.urls)?;
-                    let extras = views::paper_page_extras(
-                        &site,
-                        i,
-                        &ctx.urls,
-                        &config.title,
-                        &paper.abstract_text,
-                    );
-                    c.insert("paper", &paper);
-                    c.insert("page", &extras);
-                    Ok(())
-                },
-            )
-            .with_context(|| format!("rendering {}", site.papers[i].source_path.display()))?;
-            publish_figure(&ctx, &out, i)?;
-            if let Some(b) = &paper_bar {
-                b.inc(1);
-            }
-            Ok::<_, anyhow::Error>(())
-        },
-    )?;
+    render_papers(&ctx, &out, &bar)?;
     steps.done("render papers");
 
     render_weeks(&ctx, &out)?;
     steps.done("render digests, home, categories");
 
-    let search_state = incremental.then(|| root.join(".cache/search-state.bin"));
-    let lines_cache = incremental.then(|| root.join(".cache/lines.bin"));
+    let search_state = kept.as_ref().map(|k| k.search_state.as_path());
+    let lines_cache = kept.as_ref().map(|k| k.lines.as_path());
     // Where earlier builds kept it, as JSON.
     let _ = std::fs::remove_file(root.join(".cache/search-index.json"));
     // Building the search index is mostly one thread's work: the author pages, which
     // need nothing from it, keep the other cores busy meanwhile.
     let (authors, search) = rayon::join(
-        || render_authors(&ctx, &out, lines_cache.as_deref()),
-        || write_search_index(&ctx, &out, corpus, search_state.as_deref()),
+        || render_authors(&ctx, &out, lines_cache),
+        || write_search_index(&ctx, &out, corpus, search_state),
     );
     authors?;
     search?;
@@ -264,7 +268,7 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
     render_feeds(&ctx, &out)?;
     steps.done("feeds, sitemap, robots");
 
-    write_foryou(&ctx, &out, terms_cache.as_deref())?;
+    write_foryou(&ctx, &out, terms_cache)?;
     steps.done("for-you vectors");
 
     out.copy_dir(
