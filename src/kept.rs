@@ -56,7 +56,8 @@ impl Spot {
     }
 }
 
-fn header(magic: &[u8; 8]) -> Vec<u8> {
+/// The start of a file of the kind `magic` names, written by this binary.
+pub fn header(magic: &[u8; 8]) -> Vec<u8> {
     let binary = crate::manifest::binary_identity();
     let mut head = magic.to_vec();
     head.extend((binary.len() as u32).to_le_bytes());
@@ -111,7 +112,8 @@ impl KeptRecords {
                 len: u32::from_le_bytes(e[24..28].try_into().ok()?),
                 check: u64_at(e, 28)?,
             };
-            if spot.offset < head.len() as u64 || spot.end() > at {
+            if spot.offset < head.len() as u64 || spot.offset.checked_add(u64::from(spot.len))? > at
+            {
                 return None;
             }
             index.insert(key, spot);
@@ -493,5 +495,16 @@ mod tests {
         std::fs::write(&path, &good).unwrap();
         assert!(KeptRecords::open(&path, b"pbother1").is_none());
         assert!(KeptRecords::open(&path, MAGIC).is_some());
+
+        // An index entry whose record would end past the end of numbers (its sums made to
+        // match, as the fuzz target does): no file, rather than an overflow.
+        let footer = good.len() - FOOTER as usize;
+        let index = u64::from_le_bytes(good[footer..footer + 8].try_into().unwrap()) as usize;
+        let mut hostile = good.clone();
+        hostile[index + 16..index + 24].copy_from_slice(&(u64::MAX - 3).to_le_bytes());
+        let check = xxh3_64(&hostile[index..footer]);
+        hostile[footer + 16..].copy_from_slice(&check.to_le_bytes());
+        std::fs::write(&path, &hostile).unwrap();
+        assert!(KeptRecords::open(&path, MAGIC).is_none());
     }
 }
