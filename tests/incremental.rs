@@ -896,6 +896,20 @@ fn edit_once(path: &Path, from: &str, to: &str) {
     std::fs::write(path, text.replacen(from, to, 1)).unwrap();
 }
 
+/// Puts `prefix` (no quotes or backslashes) at the start of the string value of the first
+/// `key = …` line, in whichever quotes it has.
+fn prefix_value(path: &Path, key: &str, prefix: &str) {
+    let text = read(path);
+    let quoted = ['"', '\''].map(|q| format!("\n{key} = {q}"));
+    let from = quoted
+        .iter()
+        .filter_map(|q| Some((text.find(q.as_str())?, q)))
+        .min()
+        .map(|(_, q)| q.clone())
+        .unwrap_or_else(|| panic!("{} has no {key}", path.display()));
+    std::fs::write(path, text.replacen(&from, &format!("{from}{prefix}"), 1)).unwrap();
+}
+
 fn sorted_files(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = walkdir::WalkDir::new(dir)
         .into_iter()
@@ -907,11 +921,15 @@ fn sorted_files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// One edit an editor or a maintainer makes between two builds, chosen by the dice; returns
-/// what it did, for the failure message.
+/// The edits an editor or a maintainer makes between two builds.
+const EDITS: usize = 14;
+
+/// Edit `kind` (below `EDITS`), its file chosen by the dice; returns what it did, for the
+/// failure message.
 fn random_edit(
     site: &Path,
     dice: &mut Dice,
+    kind: usize,
     n: usize,
     held: &mut Vec<Vec<(PathBuf, PathBuf)>>,
 ) -> String {
@@ -919,8 +937,6 @@ fn random_edit(
     let papers = sorted_files(&content.join("papers"));
     let paper = dice.pick(&papers).clone();
     let name = paper.file_name().unwrap().to_string_lossy().into_owned();
-    // Weighted towards what editors do most: change papers.
-    let kind = [0, 0, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 4, 5, 6, 6, 7, 7][dice.below(18)];
     match kind {
         0 if !held.is_empty() => {
             let week = held.remove(0);
@@ -929,48 +945,42 @@ fn random_edit(
             }
             format!("added a week of {} files", week.len())
         }
-        0 | 1 => match dice.below(5) {
-            0 => {
-                edit_once(&paper, "title = \"", &format!("title = \"Edit {n}: "));
-                format!("retitled {name}")
-            }
-            1 => {
-                edit_once(
-                    &paper,
-                    "[review]\nheadline = \"",
-                    &format!("[review]\nheadline = \"An editor's headline {n}. "),
-                );
-                format!("gave {name} an editor's headline")
-            }
-            2 => {
-                edit_once(
-                    &paper,
-                    "authors = [",
-                    &format!("authors = [\"Ada Edited{n}\", "),
-                );
-                format!("added an author to {name}")
-            }
-            3 => {
-                edit_once(
-                    &paper,
-                    "abstract = \"",
-                    &format!("abstract = \"Quantum annealing {n}. "),
-                );
-                format!("changed the abstract of {name}")
-            }
-            _ => {
-                let text = read(&paper);
-                let primary = text
-                    .lines()
-                    .find(|l| l.starts_with("primary_category = "))
-                    .unwrap()
-                    .to_string();
-                edit_once(&paper, &primary, "primary_category = \"math.NA\"");
-                edit_once(&paper, "categories = [", "categories = [\"math.NA\", ");
-                format!("moved {name} to math.NA")
-            }
-        },
+        0 | 1 => {
+            prefix_value(&paper, "title", &format!("Edit {n}: "));
+            format!("retitled the paper {name}")
+        }
         2 => {
+            edit_once(
+                &paper,
+                "[review]\nheadline = \"",
+                &format!("[review]\nheadline = \"An editor's headline {n}. "),
+            );
+            format!("gave {name} an editor's headline")
+        }
+        3 => {
+            edit_once(
+                &paper,
+                "authors = [",
+                &format!("authors = [\"Ada Edited{n}\", "),
+            );
+            format!("added an author to {name}")
+        }
+        4 => {
+            prefix_value(&paper, "abstract", &format!("Quantum annealing {n}. "));
+            format!("changed the abstract of {name}")
+        }
+        5 => {
+            let text = read(&paper);
+            let primary = text
+                .lines()
+                .find(|l| l.starts_with("primary_category = "))
+                .unwrap()
+                .to_string();
+            edit_once(&paper, &primary, "primary_category = \"math.NA\"");
+            edit_once(&paper, "categories = [", "categories = [\"math.NA\", ");
+            format!("moved {name} to math.NA")
+        }
+        6 => {
             // A paper goes with its lines in the digests that list it; a digest keeps at
             // least one paper.
             let text = read(&paper);
@@ -992,7 +1002,7 @@ fn random_edit(
             std::fs::remove_file(&paper).unwrap();
             format!("deleted {name}")
         }
-        3 => {
+        7 => {
             let config = site.join("paperboy.toml");
             match dice.below(3) {
                 0 => edit_once(&config, "title = \"", &format!("title = \"{n} ")),
@@ -1014,8 +1024,17 @@ fn random_edit(
             }
             "changed the config".to_string()
         }
-        4 => {
-            let templates = sorted_files(&site.join("themes/default/templates"));
+        8 => {
+            // A page template (its content block) or a snippet the list pages reuse.
+            let templates: Vec<PathBuf> = sorted_files(&site.join("themes/default/templates"))
+                .into_iter()
+                .filter(|t| {
+                    let name = t.file_name().unwrap().to_string_lossy();
+                    name == "card.html"
+                        || name == "line.html"
+                        || read(t).contains("{% block content %}")
+                })
+                .collect();
             let template = dice.pick(&templates).clone();
             let tname = template.file_name().unwrap().to_string_lossy().into_owned();
             let mark = format!("<!-- edit {n} -->");
@@ -1026,14 +1045,12 @@ fn random_edit(
                     "{% block content %}",
                     &format!("{{% block content %}}{mark}"),
                 );
-            } else if tname == "card.html" || tname == "line.html" || tname == "email.html" {
-                std::fs::write(&template, text + &mark).unwrap();
             } else {
-                return format!("left {tname} alone");
+                std::fs::write(&template, text + &mark).unwrap();
             }
             format!("edited the theme's {tname}")
         }
-        5 => {
+        9 => {
             // The site's own template of a name overrides the theme's.
             let own = site.join("templates");
             std::fs::create_dir_all(&own).unwrap();
@@ -1045,58 +1062,78 @@ fn random_edit(
             .unwrap();
             "overrode base.html".to_string()
         }
-        6 => {
-            if dice.below(2) == 0 {
-                let css = site.join("themes/default/static/style.css");
-                let text = read(&css);
-                std::fs::write(&css, format!("{text}\n/* edit {n} */\n")).unwrap();
-                "edited the theme's style.css".to_string()
+        10 => {
+            let css = site.join("themes/default/static/style.css");
+            let text = read(&css);
+            std::fs::write(&css, format!("{text}\n/* edit {n} */\n")).unwrap();
+            "edited the theme's style.css".to_string()
+        }
+        11 => {
+            let own = site.join("static");
+            let files = if own.exists() {
+                sorted_files(&own)
             } else {
-                let own = site.join("static");
-                let files = if own.exists() {
-                    sorted_files(&own)
-                } else {
-                    Vec::new()
-                };
-                if let Some(old) = files.first().filter(|_| dice.below(2) == 0) {
-                    std::fs::remove_file(old).unwrap();
-                    "deleted a static file of the site".to_string()
-                } else {
-                    std::fs::create_dir_all(own.join("files")).unwrap();
-                    std::fs::write(
-                        own.join(format!("files/note-{n}.txt")),
-                        format!("note {n}\n"),
-                    )
-                    .unwrap();
-                    "added a static file to the site".to_string()
-                }
+                Vec::new()
+            };
+            if let Some(old) = files.first().filter(|_| dice.below(2) == 0) {
+                std::fs::remove_file(old).unwrap();
+                "deleted a static file of the site".to_string()
+            } else {
+                std::fs::create_dir_all(own.join("files")).unwrap();
+                std::fs::write(
+                    own.join(format!("files/note-{n}.txt")),
+                    format!("note {n}\n"),
+                )
+                .unwrap();
+                "added a static file to the site".to_string()
             }
+        }
+        12 => {
+            // A paper's figure replaced by another's bytes.
+            let figures = sorted_files(&content.join("figures"));
+            let (from, to) = (dice.pick(&figures).clone(), dice.pick(&figures).clone());
+            std::fs::copy(&from, &to).unwrap();
+            format!(
+                "replaced the figure {}",
+                to.file_name().unwrap().to_string_lossy()
+            )
         }
         _ => {
             let digests = sorted_files(&content.join("digests"));
             let digest = dice.pick(&digests).clone();
             edit_once(&digest, "title = \"", &format!("title = \"Edited {n}: "));
-            format!("retitled {}", digest.file_name().unwrap().to_string_lossy())
+            format!(
+                "retitled the week {}",
+                digest.file_name().unwrap().to_string_lossy()
+            )
         }
     }
 }
+
+const SEEDS: [u64; 4] = [11, 23, 37, 41];
 
 /// The promise of incremental builds, tried on edits of every kind rather than the ones a
 /// test author thought of: after each, the incremental `public/` is a full build's.
 #[test]
 fn random_edits_leave_the_same_site_as_a_full_build() {
-    for seed in [11_u64, 23, 37, 41] {
+    let mut all = Vec::new();
+    for seed in SEEDS {
         let site = example_site();
-        let mut held = Vec::new();
-        for _ in 0..3 {
-            let aside = tempfile::tempdir().unwrap().keep();
-            held.push(hold_back_weeks(site.path(), &aside, 1));
-        }
+        let asides: Vec<tempfile::TempDir> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
+        let mut held: Vec<_> = asides
+            .iter()
+            .map(|aside| hold_back_weeks(site.path(), aside.path(), 1))
+            .collect();
         assert_ok(&paperboy(site.path(), &["build"]));
         let mut dice = Dice(seed);
+        // Each seed makes ten of the edits in an order of its own (Fisher-Yates).
+        let mut kinds: Vec<usize> = (0..EDITS).collect();
+        for i in (1..EDITS).rev() {
+            kinds.swap(i, dice.below(i + 1));
+        }
         let mut done = Vec::new();
-        for n in 0..10 {
-            done.push(random_edit(site.path(), &mut dice, n, &mut held));
+        for (n, &kind) in kinds.iter().take(10).enumerate() {
+            done.push(random_edit(site.path(), &mut dice, kind, n, &mut held));
             let built = paperboy(site.path(), &["build"]);
             assert!(
                 built.status.success(),
@@ -1115,5 +1152,28 @@ fn random_edits_leave_the_same_site_as_a_full_build() {
                 &format!("a full build and the incremental one (seed {seed}, after {done:?})"),
             );
         }
+        all.extend(done);
+    }
+    // The seeds make every kind of edit at least once.
+    for kind in [
+        "added a week",
+        "retitled the paper",
+        "headline",
+        "added an author",
+        "changed the abstract",
+        "moved",
+        "deleted",
+        "changed the config",
+        "edited the theme's",
+        "overrode",
+        "style.css",
+        "static file",
+        "replaced the figure",
+        "retitled the week",
+    ] {
+        assert!(
+            all.iter().any(|d| d.contains(kind)),
+            "no edit {kind:?} among {all:?}"
+        );
     }
 }
