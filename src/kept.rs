@@ -138,47 +138,40 @@ impl KeptRecords {
     ) -> Vec<Option<T>> {
         let spots: Vec<Option<Spot>> = keys.iter().map(|k| self.index.get(k).copied()).collect();
         let mut out: Vec<Option<T>> = Vec::with_capacity(keys.len());
-        let mut i = 0;
-        while i < spots.len() {
-            let Some(first) = spots[i] else {
-                out.push(None);
-                i += 1;
-                continue;
-            };
-            let mut run = 1;
-            while let Some(Some(next)) = spots.get(i + run)
-                && next.offset == spots[i + run - 1].unwrap_or(first).end()
-                && next.end() - first.offset <= RUN_BYTES
-            {
-                run += 1;
-            }
-            let last = spots[i + run - 1].unwrap_or(first);
-            self.read_run(first.offset, last.end(), &spots[i..i + run], |_, record| {
-                out.push(record.and_then(&mut decode));
-            });
-            i += run;
-        }
+        self.read(&spots, |_, record| out.push(record.and_then(&mut decode)));
         out
     }
 
-    /// Reads the bytes from `start` to `end` once and hands each of `spots` (all within)
-    /// its record, or none if it is not the one indexed.
-    fn read_run(
-        &self,
-        start: u64,
-        end: u64,
-        spots: &[Option<Spot>],
-        mut each: impl FnMut(Spot, Option<&[u8]>),
-    ) {
-        let mut bytes = vec![0; (end - start) as usize];
-        let read = self.file.read_exact_at(&mut bytes, start).is_ok();
-        for spot in spots.iter().flatten() {
-            let at = (spot.offset - start) as usize;
-            let record = &bytes[at..at + spot.len as usize];
-            each(
-                *spot,
-                (read && xxh3_64(record) == spot.check).then_some(record),
-            );
+    /// Hands each of `spots`, in order and with its place in the list, its record, or none
+    /// if it has none or it is not the one indexed. Records that follow each other in the
+    /// file are read together.
+    fn read(&self, spots: &[Option<Spot>], mut each: impl FnMut(usize, Option<&[u8]>)) {
+        let mut i = 0;
+        while i < spots.len() {
+            let Some(first) = spots[i] else {
+                each(i, None);
+                i += 1;
+                continue;
+            };
+            let (mut end, mut run) = (first.end(), 1);
+            while let Some(Some(next)) = spots.get(i + run)
+                && next.offset == end
+                && next.end() - first.offset <= RUN_BYTES
+            {
+                end = next.end();
+                run += 1;
+            }
+            let mut bytes = vec![0; (end - first.offset) as usize];
+            let read = self.file.read_exact_at(&mut bytes, first.offset).is_ok();
+            for (k, spot) in spots[i..i + run].iter().flatten().enumerate() {
+                let at = (spot.offset - first.offset) as usize;
+                let record = &bytes[at..at + spot.len as usize];
+                each(
+                    i + k,
+                    (read && xxh3_64(record) == spot.check).then_some(record),
+                );
+            }
+            i += run;
         }
     }
 }
@@ -286,27 +279,12 @@ impl RecordWriter {
                 .filter_map(|k| Some((*k, *kept.index.get(k)?)))
                 .collect();
             carried.sort_unstable_by_key(|(_, s)| s.offset);
-            let mut i = 0;
-            while i < carried.len() {
-                let first = carried[i].1;
-                let mut run = 1;
-                while let Some((_, next)) = carried.get(i + run)
-                    && next.offset == carried[i + run - 1].1.end()
-                    && next.end() - first.offset <= RUN_BYTES
-                {
-                    run += 1;
+            let spots: Vec<Option<Spot>> = carried.iter().map(|(_, s)| Some(*s)).collect();
+            kept.read(&spots, |k, record| {
+                if let Some(record) = record {
+                    sink.put(carried[k].0, record);
                 }
-                let group = &carried[i..i + run];
-                let spots: Vec<Option<Spot>> = group.iter().map(|(_, s)| Some(*s)).collect();
-                let mut k = 0;
-                kept.read_run(first.offset, group[run - 1].1.end(), &spots, |_, record| {
-                    if let Some(record) = record {
-                        sink.put(group[k].0, record);
-                    }
-                    k += 1;
-                });
-                i += run;
-            }
+            });
         }
         if sink.failed {
             return;
