@@ -194,12 +194,16 @@ struct Sink {
 
 /// The next file of records, taking the records a build makes (from any thread) and, at
 /// `finish`, keeping those of the kept file the site still has.
-pub struct RecordWriter {
+pub struct RecordWriter<'k> {
     path: PathBuf,
+    /// The file at `path` as this build opened it.
+    kept: Option<&'k KeptRecords>,
+    /// The site's keys now, each once, in the order the index lists them.
+    keys: Vec<Fingerprint>,
     sink: Mutex<Sink>,
 }
 
-impl RecordWriter {
+impl<'k> RecordWriter<'k> {
     /// A writer for the records of `keys` (the site's, now). It appends to `kept` (the file
     /// at `path`, opened before this build) unless the bytes no key needs would outweigh
     /// the live records or the new records would be more than those kept; otherwise it
@@ -208,23 +212,27 @@ impl RecordWriter {
     pub fn new(
         path: &Path,
         magic: &[u8; 8],
-        kept: Option<&KeptRecords>,
+        kept: Option<&'k KeptRecords>,
         keys: &[Fingerprint],
-    ) -> Option<RecordWriter> {
+    ) -> Option<RecordWriter<'k>> {
+        let mut seen = FxHashSet::default();
+        let keys: Vec<Fingerprint> = keys.iter().copied().filter(|k| seen.insert(*k)).collect();
         let append = kept.and_then(|kept| {
-            let distinct: FxHashSet<Fingerprint> = keys.iter().copied().collect();
-            let held: Vec<&Spot> = distinct.iter().filter_map(|k| kept.index.get(k)).collect();
+            let held: Vec<&Spot> = keys.iter().filter_map(|k| kept.index.get(k)).collect();
             let live: u64 = held.iter().map(|s| u64::from(s.len)).sum();
             // Counting the new index as dead makes the rewrite come sooner, never later.
-            let dead = kept.len - live + (distinct.len() * ENTRY) as u64 + FOOTER;
-            let new = distinct.len() - held.len();
+            let dead = kept.len - live + (keys.len() * ENTRY) as u64 + FOOTER;
+            let new = keys.len() - held.len();
             (dead <= live && new <= held.len()).then_some(kept.len)
         });
-        let target = match append {
-            Some(kept_len) => Target::Tail {
+        let (target, offset) = match append {
+            Some(kept_len) => (
+                Target::Tail {
+                    kept_len,
+                    bytes: Vec::new(),
+                },
                 kept_len,
-                bytes: Vec::new(),
-            },
+            ),
             None => {
                 let dir = path.parent()?;
                 std::fs::create_dir_all(dir).ok()?;
@@ -234,18 +242,18 @@ impl RecordWriter {
                     .tempfile_in(dir)
                     .ok()?;
                 let mut out = BufWriter::with_capacity(1 << 20, file);
-                out.write_all(&header(magic)).ok()?;
-                Target::Whole(out)
+                let head = header(magic);
+                out.write_all(&head).ok()?;
+                (Target::Whole(out), head.len() as u64)
             }
         };
         Some(RecordWriter {
             path: path.to_path_buf(),
+            kept,
+            keys,
             sink: Mutex::new(Sink {
-                offset: match &target {
-                    Target::Tail { kept_len, .. } => *kept_len,
-                    Target::Whole(_) => header(magic).len() as u64,
-                },
                 target,
+                offset,
                 spots: FxHashMap::default(),
                 failed: false,
             }),
@@ -261,16 +269,19 @@ impl RecordWriter {
         sink.put(key, record);
     }
 
-    /// Keeps the records of `kept` whose keys are in `keys` and this build did not make,
-    /// indexes them with the new ones and puts the file in place; leaves the file as it was
-    /// when nothing changed. A file that cannot be written is left as it was.
-    pub fn finish(self, kept: Option<&KeptRecords>, keys: &[Fingerprint]) {
-        let mut sink = self
-            .sink
+    /// Keeps the records of the kept file whose keys the site has and this build did not
+    /// make, indexes them with the new ones and puts the file in place; leaves the file as
+    /// it was when nothing changed. A file that cannot be written is left as it was.
+    pub fn finish(self) {
+        let RecordWriter {
+            path,
+            kept,
+            keys,
+            sink,
+        } = self;
+        let mut sink = sink
             .into_inner()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let mut seen = FxHashSet::default();
-        let keys: Vec<Fingerprint> = keys.iter().copied().filter(|k| seen.insert(*k)).collect();
         if let (Target::Whole(_), Some(kept)) = (&sink.target, kept) {
             // In the old file's order, so that it is read front to back.
             let mut carried: Vec<(Fingerprint, Spot)> = keys
@@ -317,7 +328,7 @@ impl RecordWriter {
                 // Written after the end the file had when this build opened it, which is
                 // where the offsets point. A file changed since (another paperboy, against
                 // the build lock) is not appended to.
-                let Ok(file) = std::fs::OpenOptions::new().write(true).open(&self.path) else {
+                let Ok(file) = std::fs::OpenOptions::new().write(true).open(&path) else {
                     return;
                 };
                 if file.metadata().map(|m| m.len()).ok() == Some(kept_len) {
@@ -328,7 +339,7 @@ impl RecordWriter {
                 let _ = out
                     .write_all(&index)
                     .and_then(|()| out.into_inner().map_err(|e| e.into_error()))
-                    .and_then(|file| file.persist(&self.path).map_err(|e| e.error).map(drop));
+                    .and_then(|file| file.persist(&path).map_err(|e| e.error).map(drop));
             }
         }
     }
@@ -388,7 +399,7 @@ mod tests {
                 made += 1;
             }
         }
-        writer.finish(kept, keys);
+        writer.finish();
         made
     }
 
@@ -458,14 +469,14 @@ mod tests {
         let got = all(&path, &keys);
         assert_eq!(got[0], None);
         assert_eq!(got[1], Some(record(1)));
-        // Written whole again, the damaged record is not carried over.
+        // Written whole again (two keys of the fifty left), the damaged record is not
+        // carried over and the whole one is.
         let kept = KeptRecords::open(&path, MAGIC).unwrap();
-        let writer = RecordWriter::new(&dir.path().join("next.bin"), MAGIC, None, &keys).unwrap();
-        writer.finish(Some(&kept), &keys);
-        let next = KeptRecords::open(&dir.path().join("next.bin"), MAGIC).unwrap();
+        assert_eq!(saved(&path, &keys[..2], Some(&kept)), 0);
+        let next = KeptRecords::open(&path, MAGIC).unwrap();
         assert_eq!(
             (next.holds(0), next.holds(1), next.count()),
-            (false, true, 49)
+            (false, true, 1)
         );
 
         std::fs::write(&path, [&good[..], &good[head..head + 40]].concat()).unwrap();

@@ -100,8 +100,8 @@ pub(super) fn render_authors(ctx: &Ctx, out: &Output, kept: Option<&Path>) -> Re
         debug_assert_eq!(lines.held(), 0, "lines held after every author page");
     }
     drop(lines);
-    if let (Some(writer), Some(kept_lines)) = (writer, &kept_lines) {
-        kept_lines.finish(writer, &keys);
+    if let Some(writer) = writer {
+        writer.finish();
     }
     Ok(())
 }

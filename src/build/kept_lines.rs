@@ -54,14 +54,10 @@ impl KeptLines {
         Some(&self.text[start..start + len])
     }
 
-    /// A writer for this build's lines, appended to the kept ones or written whole.
-    pub fn writer(&self, path: &Path, keys: &[Fingerprint]) -> Option<RecordWriter> {
+    /// A writer for this build's lines, appended to the kept ones or written whole; at
+    /// `finish` it keeps the kept lines of `keys` it did not take.
+    pub fn writer(&self, path: &Path, keys: &[Fingerprint]) -> Option<RecordWriter<'_>> {
         RecordWriter::new(path, MAGIC, self.records.as_ref(), keys)
-    }
-
-    /// Puts the lines of `keys` in place: those `writer` took and those kept.
-    pub fn finish(&self, writer: RecordWriter, keys: &[Fingerprint]) {
-        writer.finish(self.records.as_ref(), keys);
     }
 }
 
@@ -75,7 +71,7 @@ mod tests {
         for (key, line) in lines {
             w.put(*key, line.as_bytes());
         }
-        kept.finish(w, keys);
+        w.finish();
     }
 
     #[test]
@@ -111,7 +107,7 @@ mod tests {
         let w = kept.writer(&path, &[1, 2]).unwrap();
         w.put(1, b"\xff\xfe");
         w.put(2, b"second line");
-        kept.finish(w, &[1, 2]);
+        w.finish();
         let kept = KeptLines::open(&path, &[1, 2]);
         assert_eq!(kept.get(1), None);
         assert_eq!(kept.get(2), Some("second line"));

@@ -82,7 +82,7 @@ pub struct Store<'a> {
     /// Per paper, the key of its snippet: what it is made from.
     pub keys: &'a [Fingerprint],
     pub kept: Option<&'a KeptLines>,
-    pub writer: Option<&'a RecordWriter>,
+    pub writer: Option<&'a RecordWriter<'a>>,
 }
 
 impl<'a> Snippets<'a> {

@@ -106,7 +106,7 @@ pub fn save<E: Send>(
         }
         at = end;
     }
-    writer.finish(kept, hashes);
+    writer.finish();
     Ok(())
 }
 
