@@ -1,8 +1,9 @@
 //! Records an incremental build keeps for the next one, each under the fingerprint of what
 //! it was made from. A record found under its key is the one making it again would give,
 //! so there is nothing to invalidate: a changed input is a new key, and records whose keys
-//! the site no longer has are left behind. The related papers' terms (by a paper's corpus
-//! hash) and the author pages' paper lines (by the line's fingerprint) are kept this way.
+//! the site no longer has are left behind. Parsed paper files (by the file's path and
+//! stamp), the related papers' terms (by a paper's corpus hash) and the author pages'
+//! paper lines (by the line's fingerprint) are kept this way.
 //!
 //! One file per kind of record, read a record at a time, so that a million papers' records
 //! are never in memory at once:
@@ -33,6 +34,8 @@ const ENTRY: usize = 16 + 8 + 4 + 8;
 const FOOTER: u64 = 24;
 /// Records that follow each other in the file are read together, up to this many bytes.
 const RUN_BYTES: u64 = 8 << 20;
+/// Keys whose records one task of `get` reads and decodes.
+const KEYS_PER_TASK: usize = 2048;
 
 /// Where a record is.
 #[derive(Clone, Copy)]
@@ -130,16 +133,32 @@ impl KeptRecords {
         self.index.contains_key(&key)
     }
 
-    /// The records under `keys`, decoded, where there are any that are whole.
-    pub fn get<T>(
+    /// The records under `keys`, decoded (with where each starts in the file), where there
+    /// are any that are whole. Read and decoded on all cores, a stretch of keys each.
+    pub fn get<T: Send>(
         &self,
         keys: &[Fingerprint],
-        mut decode: impl FnMut(&[u8]) -> Option<T>,
+        decode: impl Fn(&[u8], u64) -> Option<T> + Sync,
     ) -> Vec<Option<T>> {
+        use rayon::prelude::*;
         let spots: Vec<Option<Spot>> = keys.iter().map(|k| self.index.get(k).copied()).collect();
-        let mut out: Vec<Option<T>> = Vec::with_capacity(keys.len());
-        self.read(&spots, |_, record| out.push(record.and_then(&mut decode)));
-        out
+        let stretches: Vec<Vec<Option<T>>> = spots
+            .par_chunks(KEYS_PER_TASK)
+            .map(|spots| {
+                let mut out = Vec::with_capacity(spots.len());
+                self.read(spots, |k, record| {
+                    out.push(record.and_then(|r| decode(r, spots[k]?.offset)));
+                });
+                out
+            })
+            .collect();
+        stretches.into_iter().flatten().collect()
+    }
+
+    /// The open file, which stays as it was read while the build lasts: a build appends
+    /// past its end or puts a new file in its place.
+    pub fn file(&self) -> &File {
+        &self.file
     }
 
     /// Hands each of `spots`, in order and with its place in the list, its record, or none
@@ -406,7 +425,7 @@ mod tests {
     fn all(path: &Path, keys: &[Fingerprint]) -> Vec<Option<Vec<u8>>> {
         KeptRecords::open(path, MAGIC)
             .unwrap()
-            .get(keys, |b| Some(b.to_vec()))
+            .get(keys, |b, _| Some(b.to_vec()))
     }
 
     #[test]

@@ -4,8 +4,8 @@
 mod common;
 
 use common::{
-    age_content, assert_ok, assert_same_tree, edit, edit_bytes, example_site, hostile_site,
-    paperboy, read, stderr, tree,
+    age_content, assert_ok, assert_same_tree, edit, example_site, hostile_site, paperboy, read,
+    stderr, tree,
 };
 use std::path::{Path, PathBuf};
 
@@ -416,37 +416,23 @@ fn unchanged_paper_files_are_not_parsed_again_and_changed_ones_are() {
     // The parse cache is what the next build reads for an unchanged file: a title changed
     // in the cache alone shows on the page of a new build (the site's own page is kept,
     // its file being unchanged).
-    let cache_dir = site.path().join(".cache/parsed");
-    let holds = |p: &Path, what: &str| {
-        let bytes = std::fs::read(p).unwrap();
-        bytes.windows(what.len()).any(|w| w == what.as_bytes())
-    };
-    let cached = std::fs::read_dir(&cache_dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| holds(p, "2508.13167"))
-        .expect("a cache file holds the paper");
+    let cached = site.path().join(".cache/parsed.bin");
     let bytes = std::fs::read(&cached).unwrap();
-    edit_bytes(&cached, title, "Cachetitle");
+    edit_kept_record(&cached, "2508.13167", title, "Cachetitle", Seal::Again);
     let (_elsewhere, other_out) = build_elsewhere(site.path());
     assert!(read(other_out.join(page)).contains("Cachetitle"));
-    // So is its abstract, which the cache holds apart from the entries and the build
-    // reads from the cache file only where a page shows it.
+    // So is its abstract, which the build reads from the cache file only where a page
+    // shows it.
     std::fs::write(&cached, &bytes).unwrap();
     let words = "vibe coding";
     assert!(read(public.join(page)).contains(words));
-    edit_bytes(&cached, words, "vibe CODING");
+    edit_kept_record(&cached, "2508.13167", words, "vibe CODING", Seal::Again);
     let (_elsewhere, other_out) = build_elsewhere(site.path());
     assert!(read(other_out.join(page)).contains("vibe CODING"));
-    // A cached abstract that is no longer text (a damaged cache) is read from the paper's
-    // file again, and the build goes on.
-    let mut damaged = bytes.clone();
-    let at = damaged
-        .windows(words.len())
-        .position(|w| w == words.as_bytes())
-        .unwrap();
-    damaged[at] = 0xff;
-    std::fs::write(&cached, &damaged).unwrap();
+    // A record that is not the one indexed (a damaged cache) is missing: the paper's file
+    // is parsed again, and the build goes on.
+    std::fs::write(&cached, &bytes).unwrap();
+    edit_kept_record(&cached, "2508.13167", words, "vibe CODING", Seal::AsItWas);
     let (_elsewhere, other_out) = build_elsewhere(site.path());
     assert!(read(other_out.join(page)).contains(words));
     std::fs::write(&cached, &bytes).unwrap();
@@ -492,13 +478,12 @@ fn a_paper_read_from_the_parse_cache_builds_the_same_pages_as_one_parsed() {
     std::fs::write(&paper, text).unwrap();
     age_content(site.path());
     assert_ok(&paperboy(site.path(), &["build"]));
+    let cached = site.path().join(".cache/parsed.bin");
     assert!(
-        std::fs::read_dir(site.path().join(".cache/parsed"))
+        std::fs::read(&cached)
             .unwrap()
-            .any(|e| {
-                let bytes = std::fs::read(e.unwrap().path()).unwrap();
-                bytes.windows(10).any(|w| w == b"2601.00001")
-            }),
+            .windows(10)
+            .any(|w| w == b"2601.00001"),
         "the paper is in the cache"
     );
     let (elsewhere, from_cache) = build_elsewhere(site.path());
@@ -515,12 +500,13 @@ fn a_paper_read_from_the_parse_cache_builds_the_same_pages_as_one_parsed() {
     );
 
     // And the cache was read, not found wanting and passed over: what it says shows.
-    let cache_file = std::fs::read_dir(site.path().join(".cache/parsed"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .next()
-        .unwrap();
-    edit_bytes(&cache_file, "alert('title')", "alert('CACHE')");
+    edit_kept_record(
+        &cached,
+        "2601.00001",
+        "alert('title')",
+        "alert('CACHE')",
+        Seal::Again,
+    );
     let tampered = elsewhere.path().join("tampered");
     assert_ok(&paperboy(
         site.path(),
@@ -683,7 +669,7 @@ fn related_papers_are_computed_from_the_kept_terms_of_unchanged_papers() {
     );
 }
 
-/// The records a kept-records file (`.cache/related-terms.bin`, `lines.bin`) indexes, as
+/// The records a kept-records file (`.cache/parsed.bin`, `related-terms.bin`, `lines.bin`) indexes, as
 /// (where its index entry is, where the record starts, its length), read through the
 /// footer at the end of the file.
 fn kept_records(bytes: &[u8]) -> Vec<(usize, usize, usize)> {
@@ -711,6 +697,31 @@ fn reseal(bytes: &mut [u8]) {
     let index = records.first().map_or(end, |r| r.0);
     let check = xxhash_rust::xxh3::xxh3_64(&bytes[index..end]);
     bytes[end + 16..end + 24].copy_from_slice(&check.to_le_bytes());
+}
+
+/// Whether an altered kept record's check is made to match it again.
+enum Seal {
+    Again,
+    AsItWas,
+}
+
+/// Replaces `from` with `to` (as long) in the kept record of `path` that holds `holding`.
+fn edit_kept_record(path: &Path, holding: &str, from: &str, to: &str, seal: Seal) {
+    assert_eq!(from.len(), to.len(), "a same-length edit");
+    let mut bytes = std::fs::read(path).unwrap();
+    let has = |b: &[u8], what: &str| b.windows(what.len()).position(|w| w == what.as_bytes());
+    let (_, record, len) = kept_records(&bytes)
+        .into_iter()
+        .find(|&(_, r, len)| has(&bytes[r..r + len], holding).is_some())
+        .unwrap_or_else(|| panic!("{} has no record with {holding:?}", path.display()));
+    let at = record
+        + has(&bytes[record..record + len], from)
+            .unwrap_or_else(|| panic!("the record of {holding:?} has no {from:?}"));
+    bytes[at..at + to.len()].copy_from_slice(to.as_bytes());
+    if let Seal::Again = seal {
+        reseal(&mut bytes);
+    }
+    std::fs::write(path, bytes).unwrap();
 }
 
 #[test]

@@ -15,7 +15,7 @@ const MAGIC: &[u8; 8] = b"pbfuzz01";
 fn read_back(path: &std::path::Path, bytes: &[u8], keys: &[u128]) {
     std::fs::write(path, bytes).unwrap();
     if let Some(kept) = KeptRecords::open(path, MAGIC) {
-        let got = kept.get(keys, |r| Some(r.len()));
+        let got = kept.get(keys, |r, _| Some(r.len()));
         assert_eq!(got.len(), keys.len());
     }
 }

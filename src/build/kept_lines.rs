@@ -31,16 +31,16 @@ impl KeptLines {
         let mut text = String::new();
         let mut spans = FxHashMap::default();
         if let Some(records) = &records {
-            let found = records.get(keys, |bytes| {
-                let line = std::str::from_utf8(bytes).ok()?;
-                text.push_str(line);
-                Some((text.len() - line.len(), line.len()))
+            let found = records.get(keys, |bytes, _| {
+                std::str::from_utf8(bytes).ok().map(str::to_owned)
             });
-            spans.extend(
-                keys.iter()
-                    .zip(found)
-                    .filter_map(|(&k, span)| Some((k, span?))),
-            );
+            text.reserve(found.iter().flatten().map(String::len).sum());
+            for (&k, line) in keys.iter().zip(found) {
+                if let Some(line) = line {
+                    spans.insert(k, (text.len(), line.len()));
+                    text.push_str(&line);
+                }
+            }
         }
         KeptLines {
             records,

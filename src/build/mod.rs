@@ -111,7 +111,8 @@ impl Default for Options {
 /// What an incremental build keeps under `.cache/` for the next one, besides the standby
 /// copy of the site and its manifest. A full build trusts none of it and keeps nothing.
 struct Kept {
-    /// Parsed content files, by each file's size, modification time and inode.
+    /// Kept records: parsed paper files, by each file's path, size, modification time and
+    /// inode.
     parsed: std::path::PathBuf,
     /// Kept records (`crate::kept`): the terms related papers counted in each paper.
     related_terms: std::path::PathBuf,
@@ -125,7 +126,7 @@ impl Kept {
     fn under(root: &Path) -> Kept {
         let cache = root.join(".cache");
         Kept {
-            parsed: cache.join("parsed"),
+            parsed: cache.join("parsed.bin"),
             related_terms: cache.join("related-terms.bin"),
             lines: cache.join("lines.bin"),
             search_state: cache.join("search-state.bin"),
@@ -180,9 +181,11 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
         last_cpu: process_cpu_time(),
     };
     let kept = incremental.then(|| Kept::under(root));
-    let parse_cache = kept
-        .as_ref()
-        .map(|k| site::parsed::ParseCache::new(k.parsed.clone()));
+    let parse_cache = kept.as_ref().map(|k| {
+        // Where earlier paperboys kept one parse cache file per content folder.
+        let _ = std::fs::remove_dir_all(k.parsed.with_extension(""));
+        site::parsed::ParseCache::open(&k.parsed)
+    });
     let mut site = site::load_with(
         &root.join("content"),
         abstracts_in_memory_up_to,

@@ -2,8 +2,8 @@
 //! paper takes in memory, so on very large sites they are written to an unlinked temporary
 //! file as the papers load and read back (one `pread` each) by the pages that show them. A
 //! build of all of arXiv then holds only metadata; smaller sites keep them in memory. The
-//! abstracts of papers read from the parse cache stay in its files, which are kept open:
-//! an incremental build shows few of them.
+//! abstracts of papers read from the parse cache stay in its file, which is kept open: an
+//! incremental build shows few of them.
 
 use std::borrow::Cow;
 use std::fs::File;
@@ -34,8 +34,8 @@ impl Abstract {
 }
 
 /// The open files abstracts are read from, by number. Those without a name (the
-/// temporary file) leave nothing behind however the build ends; those of the parse cache
-/// may be replaced by newer versions meanwhile, and are read as they were when opened.
+/// temporary file) leave nothing behind however the build ends; the parse cache may be
+/// appended to or replaced by a newer version meanwhile, and is read as it was when opened.
 #[derive(Default)]
 pub struct Files {
     files: Vec<Option<File>>,

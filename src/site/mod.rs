@@ -224,13 +224,7 @@ pub fn load_with(
     let (digest_files, more) = read::markdown_files(&content_dir.join("digests"), within)?;
     temporaries.extend(more);
     let spill = paper_files.len() > abstracts_in_memory_up_to;
-    let (papers, files) = read::read_papers(
-        &papers_dir,
-        &paper_files,
-        spill,
-        cache,
-        read::CACHE_FILES_KEPT_OPEN,
-    )?;
+    let (papers, files) = read::read_papers(&papers_dir, &paper_files, spill, cache)?;
     let digests = read::collect_in_order(
         digest_files
             .par_iter()

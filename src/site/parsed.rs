@@ -2,27 +2,24 @@
 //! that changed. Parsing front matter is most of what loading a large site costs, and a
 //! week's fetch touches a few thousand of its files.
 //!
-//! One file per content folder (`.cache/parsed/<hash of the folder>.bin`): a JSON header
-//! line, the folder's abstracts one after another, then the entries in postcard, in chunks
-//! decoded on all cores. An entry holds the paper file's size, modification time and
-//! inode, what parsing it gave, and where its abstract is. It is used only when all three
-//! still match and the binary is the one that wrote it; anything unreadable is a miss,
-//! never an error. A folder's file is rewritten, whole and atomically, when any of its
-//! entries missed. The abstracts are not read with the entries: the papers point into the
-//! file, which stays open for the build.
+//! Kept records (`crate::kept`) in `.cache/parsed.bin`, each under a fingerprint of the
+//! paper file's path (within `content/papers`) and stamp: its size, modification time and
+//! inode. A record found under that key is what parsing the file again would give; a file
+//! changed is a new key. A record is `front_len: u32`, what parsing gave (postcard, `front_len`
+//! bytes), then the abstract. The abstracts are not read with the rest: the papers point
+//! into the file, which stays open for the build.
 
 use super::PaperEntry;
-use super::abstracts::{Abstract, Files};
-use crate::manifest::Fingerprint;
+use crate::kept::{KeptRecords, RecordWriter};
+use crate::manifest::{Fingerprint, Hasher};
 use crate::store::frontmatter::PaperFront;
 use serde::{Deserialize, Serialize};
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, SystemTime};
 
-/// Bumped when what an entry holds changes.
-const FORMAT: u32 = 5;
-
+/// Bumped with what a record holds; the binary's identity in the file's header already
+/// keeps another paperboy's records from being read.
+const MAGIC: &[u8; 8] = b"pbparse6";
 /// A file changed this recently may change again within the same timestamp; such an
 /// entry is not written, and the file is parsed again next time.
 const SETTLED_AFTER: Duration = Duration::from_secs(2);
@@ -60,7 +57,8 @@ impl Stamp {
         }
     }
 
-    fn settled(&self, now: SystemTime) -> bool {
+    /// Whether the file is old enough for its stamp to say it is unchanged.
+    pub fn settled(&self, now: SystemTime) -> bool {
         let now_ns = now
             .duration_since(SystemTime::UNIX_EPOCH)
             .map(|d| d.as_nanos() as i128)
@@ -69,25 +67,13 @@ impl Stamp {
     }
 }
 
-#[derive(Serialize, Deserialize)]
-struct Header {
-    format: u32,
-    binary: String,
-    folder: String,
-    /// The abstracts' bytes, right after this line.
-    abstracts_len: u64,
-}
-
-/// One parsed paper file, as stored: `S` is `String` when read, `&str` when written.
+/// What parsing one paper file gave, as stored: `S` is `String` when read, `&str` when
+/// written.
 #[derive(Serialize, Deserialize)]
 struct Record<S> {
-    name: S,
-    stamp: Stamp,
     content_hash: Fingerprint,
     corpus_hash: Fingerprint,
     body_html: S,
-    /// Offset (from the start of the abstracts) and length.
-    abstract_at: (u64, u32),
     front: Front<S>,
 }
 
@@ -261,22 +247,32 @@ impl Front<String> {
     }
 }
 
-/// One kept paper file.
+/// The key of a paper file's record: its path within `content/papers` and its stamp.
+pub fn key(path: &str, stamp: Stamp) -> Fingerprint {
+    let mut h = Hasher::new();
+    h.str(path)
+        .num(u128::from(stamp.len))
+        .num(stamp.mtime_ns as u128)
+        .num(u128::from(stamp.ino));
+    h.finish()
+}
+
+/// One kept paper file: what parsing it gave, and where its abstract is in the kept file.
 pub struct Entry {
-    stamp: Stamp,
     content_hash: Fingerprint,
     corpus_hash: Fingerprint,
     body_html: String,
-    abstract_at: (u64, u32),
     front: PaperFront,
+    /// Offset in the file and length.
+    pub abstract_at: (u64, u32),
 }
 
 impl Entry {
-    pub fn stamp(&self) -> Stamp {
-        self.stamp
-    }
-
-    pub fn into_paper(self, path: PathBuf, abstract_at: Abstract) -> PaperEntry {
+    pub fn into_paper(
+        self,
+        path: std::path::PathBuf,
+        abstract_at: super::abstracts::Abstract,
+    ) -> PaperEntry {
         PaperEntry {
             slug: self.front.id.slug(),
             front: self.front,
@@ -289,190 +285,68 @@ impl Entry {
     }
 }
 
-/// Entries are stored in chunks of this many, each decoded on its own core.
-const CHUNK: usize = 512;
-
-/// A folder's kept entries with their file names, sorted by name, and the open file
-/// that holds their abstracts.
-pub struct Kept {
-    pub entries: Vec<(String, Entry)>,
-    file: std::fs::File,
-    abstracts_at: u64,
-}
-
-impl Kept {
-    /// Where `entry`'s abstract is once this file is number `file` of the site's `Files`.
-    pub fn abstract_of(&self, entry: &Entry, file: u32) -> Abstract {
-        Abstract::InFile {
-            file,
-            offset: self.abstracts_at + entry.abstract_at.0,
-            len: entry.abstract_at.1,
-        }
-    }
-
-    /// The file that holds the abstracts.
-    pub fn into_file(self) -> std::fs::File {
-        self.file
-    }
-}
-
-/// Where parsed files are kept.
+/// The paper files the last build parsed, open for reading.
 pub struct ParseCache {
-    dir: PathBuf,
+    path: std::path::PathBuf,
+    records: Option<KeptRecords>,
 }
 
 impl ParseCache {
-    pub fn new(dir: PathBuf) -> ParseCache {
-        ParseCache { dir }
+    /// The records in `path`; an empty cache when there are none this binary can read.
+    pub fn open(path: &Path) -> ParseCache {
+        ParseCache {
+            path: path.to_path_buf(),
+            records: KeptRecords::open(path, MAGIC),
+        }
     }
 
-    fn path(&self, folder: &str) -> PathBuf {
-        let hash = xxhash_rust::xxh3::xxh3_64(folder.as_bytes());
-        self.dir.join(format!("{hash:016x}.bin"))
+    /// The file the abstracts of its entries are in, when it has any.
+    pub fn file(&self) -> Option<std::fs::File> {
+        self.records.as_ref()?.file().try_clone().ok()
     }
 
-    /// The entries kept for the files of `folder` (relative to `content/papers`), by file
-    /// name, with their abstracts left in the file.
-    pub fn load(&self, folder: &str) -> Option<Kept> {
-        use rayon::prelude::*;
-        use std::io::{BufRead, Read};
-        let mut file = std::io::BufReader::new(std::fs::File::open(self.path(folder)).ok()?);
-        let mut line = Vec::new();
-        file.read_until(b'\n', &mut line).ok()?;
-        let header: Header = serde_json::from_slice(&line).ok()?;
-        if header.format != FORMAT
-            || header.binary != crate::manifest::binary_identity()
-            || header.folder != folder
-        {
-            return None;
+    /// The entries under `keys`, where there are any that are whole.
+    pub fn get(&self, keys: &[Fingerprint]) -> Vec<Option<Entry>> {
+        match &self.records {
+            Some(records) => records.get(keys, decode),
+            None => keys.iter().map(|_| None).collect(),
         }
-        let abstracts_at = line.len() as u64;
-        let mut file = file.into_inner();
-        std::io::Seek::seek(
-            &mut file,
-            std::io::SeekFrom::Start(abstracts_at + header.abstracts_len),
-        )
-        .ok()?;
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes).ok()?;
-        // Chunks: a little-endian u32 length, then a postcard list of records.
-        let mut chunks = Vec::new();
-        let mut rest = &bytes[..];
-        while !rest.is_empty() {
-            let (len, tail) = rest.split_first_chunk::<4>()?;
-            let len = u32::from_le_bytes(*len) as usize;
-            chunks.push(tail.get(..len)?);
-            rest = &tail[len..];
-        }
-        let end = header.abstracts_len;
-        let entry = |r: Record<String>| -> Option<(String, Entry)> {
-            // An abstract outside the abstracts would be read as something else.
-            if r.abstract_at.0 + u64::from(r.abstract_at.1) > end {
-                return None;
-            }
-            let entry = Entry {
-                stamp: r.stamp,
-                content_hash: r.content_hash,
-                corpus_hash: r.corpus_hash,
-                body_html: r.body_html,
-                abstract_at: r.abstract_at,
-                front: r.front.into_front()?,
-            };
-            Some((r.name, entry))
-        };
-        let decoded: Vec<Vec<(String, Entry)>> = chunks
-            .par_iter()
-            .map(|c| {
-                let records: Vec<Record<String>> = postcard::from_bytes(c).ok()?;
-                records.into_iter().map(entry).collect()
-            })
-            .collect::<Option<_>>()?;
-        let mut entries: Vec<(String, Entry)> = decoded.into_iter().flatten().collect();
-        // Saved in the folder's order, which is by name; a file that says otherwise is
-        // put in order rather than trusted.
-        if !entries.is_sorted_by(|a, b| a.0 <= b.0) {
-            entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        }
-        Some(Kept {
-            entries,
-            file,
-            abstracts_at,
-        })
     }
 
-    /// Rewrites the entries of `folder`: (stamp taken before the file was read, paper),
-    /// reading from `files` the abstracts that are not in memory. Failing to write only
-    /// costs the next build some parsing.
-    pub fn save(&self, folder: &str, papers: &[(Stamp, &PaperEntry)], files: &Files) {
-        use rayon::prelude::*;
-        let now = SystemTime::now();
-        let write = || -> std::io::Result<()> {
-            let papers: Vec<(Stamp, &PaperEntry, &std::ffi::OsStr)> = papers
-                .iter()
-                .filter(|(stamp, _)| stamp.settled(now))
-                .filter_map(|&(stamp, p)| Some((stamp, p, p.source_path.file_name()?)))
-                .collect();
-            let texts: Vec<std::borrow::Cow<str>> = papers
-                .par_iter()
-                .map(|(_, p, _)| p.abstract_at.text(files))
-                .collect::<std::io::Result<_>>()?;
-            let mut at = Vec::with_capacity(texts.len());
-            let mut abstracts_len = 0u64;
-            for t in &texts {
-                let len = u32::try_from(t.len()).map_err(std::io::Error::other)?;
-                at.push((abstracts_len, len));
-                abstracts_len += u64::from(len);
-            }
-            std::fs::create_dir_all(&self.dir)?;
-            let mut out = std::io::BufWriter::new(tempfile::NamedTempFile::new_in(&self.dir)?);
-            serde_json::to_writer(
-                &mut out,
-                &Header {
-                    format: FORMAT,
-                    binary: crate::manifest::binary_identity(),
-                    folder: folder.to_string(),
-                    abstracts_len,
-                },
-            )?;
-            out.write_all(b"\n")?;
-            for t in &texts {
-                out.write_all(t.as_bytes())?;
-            }
-            // Serialized on all cores, a chunk at a time, and written in order.
-            let chunks: Vec<Vec<u8>> = papers
-                .par_chunks(CHUNK)
-                .zip(at.par_chunks(CHUNK))
-                .map(|(slice, at)| {
-                    let names: Vec<std::borrow::Cow<str>> = slice
-                        .iter()
-                        .map(|(_, _, name)| name.to_string_lossy())
-                        .collect();
-                    let records: Vec<Record<&str>> = slice
-                        .iter()
-                        .zip(at)
-                        .zip(&names)
-                        .map(|((&(stamp, paper, _), &abstract_at), name)| Record {
-                            name: name.as_ref(),
-                            stamp,
-                            content_hash: paper.content_hash,
-                            corpus_hash: paper.corpus_hash,
-                            body_html: &paper.body_html,
-                            abstract_at,
-                            front: Front::of(&paper.front),
-                        })
-                        .collect();
-                    postcard::to_stdvec(&records).map_err(std::io::Error::other)
-                })
-                .collect::<std::io::Result<_>>()?;
-            for chunk in chunks {
-                let len = u32::try_from(chunk.len()).map_err(std::io::Error::other)?;
-                out.write_all(&len.to_le_bytes())?;
-                out.write_all(&chunk)?;
-            }
-            let file = out.into_inner().map_err(|e| e.into_error())?;
-            file.persist(self.path(folder)).map_err(|e| e.error)?;
-            Ok(())
-        };
-        let _ = write();
+    /// A writer for the entries of this build's files, `keys` (all the site's, now).
+    pub fn writer(&self, keys: &[Fingerprint]) -> Option<RecordWriter<'_>> {
+        RecordWriter::new(&self.path, MAGIC, self.records.as_ref(), keys)
     }
+}
+
+/// One record, which starts at `offset` in the file.
+fn decode(record: &[u8], offset: u64) -> Option<Entry> {
+    let (len, rest) = record.split_first_chunk::<4>()?;
+    let len = u32::from_le_bytes(*len) as usize;
+    let parsed = rest.get(..len)?;
+    let abstract_len = u32::try_from(rest.len() - len).ok()?;
+    let r: Record<String> = postcard::from_bytes(parsed).ok()?;
+    Some(Entry {
+        content_hash: r.content_hash,
+        corpus_hash: r.corpus_hash,
+        body_html: r.body_html,
+        front: r.front.into_front()?,
+        abstract_at: (offset + 4 + len as u64, abstract_len),
+    })
+}
+
+/// The record of `paper` whose abstract is `abstract_text`.
+pub fn encode(paper: &PaperEntry, abstract_text: &str) -> Option<Vec<u8>> {
+    let parsed = postcard::to_stdvec(&Record {
+        content_hash: paper.content_hash,
+        corpus_hash: paper.corpus_hash,
+        body_html: paper.body_html.as_str(),
+        front: Front::of(&paper.front),
+    })
+    .ok()?;
+    let mut record = Vec::with_capacity(4 + parsed.len() + abstract_text.len());
+    record.extend(u32::try_from(parsed.len()).ok()?.to_le_bytes());
+    record.extend(parsed);
+    record.extend(abstract_text.as_bytes());
+    Some(record)
 }

@@ -2,14 +2,14 @@
 //! file is unchanged), digests, and the markdown of both.
 
 use super::PaperEntry;
-use super::abstracts::{self, Abstract, Files, SpillWriter};
-use super::parsed::{self, ParseCache};
+use super::abstracts::{Abstract, Files, SpillWriter};
+use super::parsed::{self, ParseCache, Stamp};
+use crate::kept::RecordWriter;
 use crate::manifest::{Fingerprint, Hasher};
 use crate::paper::Week;
 use crate::store::frontmatter::{self, DigestFront, PaperFront};
 use anyhow::{Context, Result, anyhow, bail};
 use rayon::prelude::*;
-use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -123,25 +123,24 @@ pub(super) fn collect_in_order<T: Send>(results: Vec<Result<T>>) -> Result<Vec<T
     results.into_iter().collect()
 }
 
-/// Folders whose parse cache files stay open for their abstracts; the abstracts of any
-/// more are read with the entries, well below the usual limit of 1,024 open files.
-pub(super) const CACHE_FILES_KEPT_OPEN: usize = 400;
+/// The abstracts' files, by their numbers in `Files`: the temporary file abstracts are
+/// spilled to, and the parse cache.
+const SPILLED: u32 = 0;
+const KEPT: u32 = 1;
 
 /// Reads the paper files a folder at a time, from the cache where it has them, and when
 /// `spill` moves the abstracts parsed from each folder to a temporary file (while the next
 /// folder is read), so that only two folders' are ever in memory. Abstracts from the
-/// cache stay in its files.
+/// cache stay in its file. With a cache, what was parsed is kept there for the next build.
 pub(super) fn read_papers(
     papers_dir: &Path,
     files: &[PathBuf],
     spill: bool,
     cache: Option<&ParseCache>,
-    kept_open: usize,
 ) -> Result<(Vec<PaperEntry>, Files)> {
     let spill_error = || "cannot write the abstracts to a temporary file (is TMPDIR writable?)";
-    // File 0 is the temporary file, file k + 1 folder k's cache file.
     let mut writer = if spill {
-        Some(SpillWriter::new(0).with_context(spill_error)?)
+        Some(SpillWriter::new(SPILLED).with_context(spill_error)?)
     } else {
         None
     };
@@ -154,9 +153,26 @@ pub(super) fn read_papers(
             .unwrap_or_default();
         folders.entry(folder).or_default().push(path);
     }
-    let mut papers = Vec::with_capacity(files.len());
+    let folders: Vec<(String, Vec<&PathBuf>)> = folders.into_iter().collect();
+    // Every file is stamped before any is read: the stamps are the keys of the cache's
+    // records, and the writer of the next cache is given all the site's keys.
+    let stamped: Vec<Vec<Option<(Fingerprint, Stamp)>>> = folders
+        .par_iter()
+        .map(|(folder, paths)| match cache {
+            Some(_) => stamp_folder(folder, paths),
+            None => vec![None; paths.len()],
+        })
+        .collect();
     let mut abstract_files = Files::default();
-    let mut keep = |(read, file): ReadFolder| -> Result<()> {
+    let records = cache.and_then(|cache| {
+        if let Some(file) = cache.file() {
+            abstract_files.put(KEPT, file);
+        }
+        let keys: Vec<Fingerprint> = stamped.iter().flatten().flatten().map(|s| s.0).collect();
+        cache.writer(&keys)
+    });
+    let mut papers = Vec::with_capacity(files.len());
+    let mut keep = |read: Vec<PaperEntry>| -> Result<()> {
         for mut p in read {
             if let Some(writer) = writer.as_mut()
                 && let Abstract::Held(text) = &p.abstract_at
@@ -165,148 +181,103 @@ pub(super) fn read_papers(
             }
             papers.push(p);
         }
-        if let Some((at, file)) = file {
-            abstract_files.put(at, file);
-        }
         Ok(())
     };
-    let mut previous: Option<ReadFolder> = None;
-    for (k, (folder, paths)) in folders.iter().enumerate() {
-        let file_no = (k < kept_open).then_some(k as u32 + 1);
+    let now = std::time::SystemTime::now();
+    let mut previous: Option<Vec<PaperEntry>> = None;
+    for ((_, paths), stamped) in folders.iter().zip(&stamped) {
         let (kept, read) = rayon::join(
             || previous.take().map(&mut keep).transpose(),
-            || read_folder(folder, paths, cache, file_no),
+            || read_folder(paths, stamped, cache, records.as_ref(), now),
         );
         kept?;
         previous = Some(read?);
     }
     previous.map(&mut keep).transpose()?;
+    if let Some(records) = records {
+        records.finish();
+    }
     if let Some(w) = writer {
         w.finish(&mut abstract_files).with_context(spill_error)?;
     }
     Ok((papers, abstract_files))
 }
 
-/// A folder's papers, and the cache file their abstracts are in (with its number).
-type ReadFolder = (Vec<PaperEntry>, Option<(u32, std::fs::File)>);
-
-/// The papers of one content folder: from the cache when a file's stamp is the one it
-/// recorded, parsed otherwise; the folder's cache is rewritten when anything missed. With
-/// `file_no`, abstracts from the cache are left in its file, which becomes that number.
-fn read_folder(
-    folder: &str,
-    paths: &[&PathBuf],
-    cache: Option<&ParseCache>,
-    file_no: Option<u32>,
-) -> Result<ReadFolder> {
-    let mut kept = cache.and_then(|c| c.load(folder));
-    let entries = kept
-        .as_mut()
-        .map(|k| std::mem::take(&mut k.entries))
-        .unwrap_or_default();
-    // The cache file is read through `files` until it is handed over: number 0 stands in
-    // when it is not to stay open.
-    let at = file_no.unwrap_or(0);
-    // Both lists are sorted by file name: they are matched in one pass.
-    let mut entries = entries.into_iter().peekable();
-    let mut unused_entries = 0;
-    let jobs: Vec<(&PathBuf, Option<parsed::Entry>)> = paths
-        .iter()
-        .map(|&p| {
-            let name = p.file_name().map(|n| n.to_string_lossy());
-            let name = name.as_deref().unwrap_or("");
-            while entries.next_if(|(kept, _)| kept.as_str() < name).is_some() {
-                unused_entries += 1;
-            }
-            let entry = entries.next_if(|(kept, _)| kept == name).map(|(_, e)| e);
-            (p, entry)
-        })
-        .collect();
-    unused_entries += entries.count();
-    // Only a build that keeps a cache needs the stamps. A folder that cannot be opened is
-    // stamped through full paths.
-    let dir = cache
-        .and_then(|_| paths.first()?.parent())
+/// The key and stamp of each of a folder's files, looked up in the open folder; none where
+/// a file cannot be stat-ed (reading it will say why).
+fn stamp_folder(folder: &str, paths: &[&PathBuf]) -> Vec<Option<(Fingerprint, Stamp)>> {
+    let dir = paths
+        .first()
+        .and_then(|p| p.parent())
         .and_then(|d| std::fs::File::open(d).ok());
-    let stamp = |path: &Path| -> Option<parsed::Stamp> {
-        cache?;
-        match (&dir, path.file_name()) {
-            (Some(dir), Some(name)) => parsed::Stamp::at(dir, name).ok(),
-            _ => parsed::Stamp::of(path).ok(),
+    paths
+        .par_iter()
+        .map(|path| {
+            let name = path.file_name()?;
+            let stamp = match &dir {
+                Some(dir) => Stamp::at(dir, name),
+                None => Stamp::of(path),
+            }
+            .ok()?;
+            let within = format!("{folder}/{}", name.to_string_lossy());
+            Some((parsed::key(&within, stamp), stamp))
+        })
+        .collect()
+}
+
+/// The papers of one content folder: from the cache where it holds a file's stamp, parsed
+/// otherwise. What was parsed goes to `records` once its file has settled; the stamp was
+/// taken before the file was read, so a change while it is read shows next time.
+fn read_folder(
+    paths: &[&PathBuf],
+    stamped: &[Option<(Fingerprint, Stamp)>],
+    cache: Option<&ParseCache>,
+    records: Option<&RecordWriter>,
+    now: std::time::SystemTime,
+) -> Result<Vec<PaperEntry>> {
+    let entries: Vec<Option<parsed::Entry>> = match cache {
+        Some(cache) => {
+            let keys: Vec<Fingerprint> = stamped.iter().flatten().map(|s| s.0).collect();
+            let mut found = cache.get(&keys).into_iter();
+            stamped
+                .iter()
+                .map(|s| s.and_then(|_| found.next().flatten()))
+                .collect()
         }
+        None => paths.iter().map(|_| None).collect(),
     };
-    let mut read: Vec<(Option<parsed::Stamp>, PaperEntry, bool)> = collect_in_order(
-        jobs.into_par_iter()
-            .map(|(path, entry)| {
-                // The stamp is taken before the file is read: a change while it is read
-                // shows next time.
-                let stamp = stamp(path);
-                if let (Some(stamp), Some(entry), Some(kept)) = (stamp, entry, kept.as_ref())
-                    && entry.stamp() == stamp
-                {
-                    let abstract_at = kept.abstract_of(&entry, at);
-                    return Ok((
-                        Some(stamp),
-                        entry.into_paper(path.clone(), abstract_at),
-                        true,
-                    ));
+    collect_in_order(
+        paths
+            .par_iter()
+            .zip(stamped)
+            .zip(entries)
+            .map(|((path, stamped), entry)| {
+                if let Some(entry) = entry {
+                    let (offset, len) = entry.abstract_at;
+                    let at = Abstract::InFile {
+                        file: KEPT,
+                        offset,
+                        len,
+                    };
+                    return Ok(entry.into_paper(path.to_path_buf(), at));
                 }
-                Ok((stamp, read_paper(path)?, false))
+                let paper = read_paper(path)?;
+                if let (Some(records), Some((key, stamp))) = (records, stamped)
+                    && stamp.settled(now)
+                    && let Abstract::Held(text) = &paper.abstract_at
+                    && let Some(record) = parsed::encode(&paper, text)
+                {
+                    records.put(*key, &record);
+                }
+                Ok(paper)
             })
             .collect(),
-    )?;
-    let mut files = Files::default();
-    if let Some(kept) = kept {
-        files.put(at, kept.into_file());
-    }
-    if file_no.is_none() {
-        // Read now, while the file is at hand: they lie together in it, and come in one read.
-        let in_file: Vec<&Abstract> = read
-            .iter()
-            .map(|(_, paper, _)| &paper.abstract_at)
-            .filter(|a| matches!(a, Abstract::InFile { .. }))
-            .collect();
-        let texts: Option<Vec<String>> = abstracts::texts(&in_file, &files)
-            .ok()
-            .map(|texts| texts.into_iter().map(Cow::into_owned).collect());
-        match texts {
-            Some(texts) => {
-                let mut texts = texts.into_iter();
-                for (_, paper, _) in &mut read {
-                    if let Abstract::InFile { .. } = paper.abstract_at {
-                        paper.abstract_at =
-                            Abstract::Held(texts.next().expect("one text per abstract"));
-                    }
-                }
-            }
-            // A damaged cache: its papers are parsed again, and the cache rewritten.
-            None => {
-                for (_, paper, hit) in &mut read {
-                    if let Abstract::InFile { .. } = paper.abstract_at {
-                        *paper = read_paper(&paper.source_path)?;
-                        *hit = false;
-                    }
-                }
-            }
-        }
-    }
-    if let Some(cache) = cache
-        && (unused_entries > 0 || read.iter().any(|(_, _, hit)| !hit))
-    {
-        let stamped: Vec<(parsed::Stamp, &PaperEntry)> = read
-            .iter()
-            .filter_map(|(stamp, paper, _)| Some(((*stamp)?, paper)))
-            .collect();
-        cache.save(folder, &stamped, &files);
-    }
-    let file = file_no.and_then(|at| Some((at, files.take(at)?)));
-    Ok((read.into_iter().map(|(_, paper, _)| paper).collect(), file))
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::site::parsed::ParseCache;
 
     /// Three folders of two papers, their files a minute old (settled, for the cache).
     fn content(dir: &Path) -> Vec<PathBuf> {
@@ -347,13 +318,18 @@ mod tests {
     }
 
     #[test]
-    fn abstracts_from_the_cache_stay_in_its_files_up_to_a_number_of_folders() {
+    fn abstracts_from_the_cache_stay_in_its_file_and_parsed_ones_are_spilled() {
         let dir = tempfile::tempdir().unwrap();
         let papers_dir = dir.path().join("papers");
         let paper_files = content(&papers_dir);
-        let cache = ParseCache::new(dir.path().join("cache"));
-        let (parsed, files) =
-            read_papers(&papers_dir, &paper_files, false, Some(&cache), 2).unwrap();
+        let path = dir.path().join("parsed.bin");
+        let (parsed, files) = read_papers(
+            &papers_dir,
+            &paper_files,
+            false,
+            Some(&ParseCache::open(&path)),
+        )
+        .unwrap();
         assert!(
             parsed
                 .iter()
@@ -362,17 +338,18 @@ mod tests {
         let expected = abstracts(&parsed, &files);
         assert_eq!(expected[0], "The abstract of 2601.00001.");
 
-        let (cached, files) =
-            read_papers(&papers_dir, &paper_files, false, Some(&cache), 2).unwrap();
-        let in_file: Vec<Option<u32>> = cached
-            .iter()
-            .map(|p| match p.abstract_at {
-                Abstract::InFile { file, .. } => Some(file),
-                Abstract::Held(_) => None,
-            })
-            .collect();
-        // The first two folders' files stay open; the third folder's abstracts are read.
-        assert_eq!(in_file, [Some(1), Some(1), Some(2), Some(2), None, None]);
+        let (cached, files) = read_papers(
+            &papers_dir,
+            &paper_files,
+            false,
+            Some(&ParseCache::open(&path)),
+        )
+        .unwrap();
+        assert!(
+            cached
+                .iter()
+                .all(|p| matches!(p.abstract_at, Abstract::InFile { file: KEPT, .. }))
+        );
         assert_eq!(abstracts(&cached, &files), expected);
 
         // Spilled: parsed abstracts go to the temporary file, cached ones stay.
@@ -381,18 +358,20 @@ mod tests {
             read_to(&paper_files[0]).replace("The abstract", "An abstract"),
         )
         .unwrap();
-        let (mixed, files) = read_papers(&papers_dir, &paper_files, true, Some(&cache), 2).unwrap();
+        let (mixed, files) = read_papers(
+            &papers_dir,
+            &paper_files,
+            true,
+            Some(&ParseCache::open(&path)),
+        )
+        .unwrap();
         assert!(matches!(
             mixed[0].abstract_at,
-            Abstract::InFile { file: 0, .. }
+            Abstract::InFile { file: SPILLED, .. }
         ));
         assert!(matches!(
             mixed[1].abstract_at,
-            Abstract::InFile { file: 1, .. }
-        ));
-        assert!(matches!(
-            mixed[4].abstract_at,
-            Abstract::InFile { file: 0, .. }
+            Abstract::InFile { file: KEPT, .. }
         ));
         let mut changed = expected.clone();
         changed[0] = "An abstract of 2601.00001.".into();
@@ -400,38 +379,43 @@ mod tests {
     }
 
     #[test]
-    fn a_damaged_cache_abstract_read_at_load_is_parsed_again_and_the_cache_mended() {
+    fn a_damaged_cache_record_is_parsed_again_and_the_cache_mended() {
         let dir = tempfile::tempdir().unwrap();
         let papers_dir = dir.path().join("papers");
         let paper_files = content(&papers_dir);
-        let cache = ParseCache::new(dir.path().join("cache"));
-        let (parsed, files) =
-            read_papers(&papers_dir, &paper_files, false, Some(&cache), 0).unwrap();
-        let expected = abstracts(&parsed, &files);
-        let damage = || {
-            for entry in std::fs::read_dir(dir.path().join("cache")).unwrap() {
-                let path = entry.unwrap().path();
-                let mut bytes = std::fs::read(&path).unwrap();
-                let at = bytes
-                    .windows(12)
-                    .position(|w| w == b"The abstract")
-                    .unwrap();
-                bytes[at] = 0xff;
-                std::fs::write(&path, bytes).unwrap();
-            }
+        let path = dir.path().join("parsed.bin");
+        let load = || {
+            read_papers(
+                &papers_dir,
+                &paper_files,
+                false,
+                Some(&ParseCache::open(&path)),
+            )
         };
-        damage();
-        let (again, files) =
-            read_papers(&papers_dir, &paper_files, false, Some(&cache), 0).unwrap();
+        let (parsed, files) = load().unwrap();
+        let expected = abstracts(&parsed, &files);
+        let mut bytes = std::fs::read(&path).unwrap();
+        let at = bytes
+            .windows(12)
+            .position(|w| w == b"The abstract")
+            .unwrap();
+        bytes[at] = b'A';
+        std::fs::write(&path, bytes).unwrap();
+        let (again, files) = load().unwrap();
         assert_eq!(abstracts(&again, &files), expected);
-        // Rewritten: the next load takes every paper from the cache, undamaged.
-        let (mended, files) =
-            read_papers(&papers_dir, &paper_files, false, Some(&cache), 0).unwrap();
+        let parsed_again = again
+            .iter()
+            .filter(|p| matches!(p.abstract_at, Abstract::Held(_)))
+            .count();
+        assert_eq!(parsed_again, 1, "only the damaged record's paper is parsed");
+        // Mended: the next load takes every paper from the cache, as they are.
+        let (mended, files) = load().unwrap();
+        assert!(
+            mended
+                .iter()
+                .all(|p| matches!(p.abstract_at, Abstract::InFile { file: KEPT, .. }))
+        );
         assert_eq!(abstracts(&mended, &files), expected);
-        for entry in std::fs::read_dir(dir.path().join("cache")).unwrap() {
-            let bytes = std::fs::read(entry.unwrap().path()).unwrap();
-            assert!(bytes.windows(12).any(|w| w == b"The abstract"));
-        }
     }
 
     fn read_to(path: &Path) -> String {

@@ -38,7 +38,7 @@ impl TermCache {
 
     /// The terms kept for the papers with these corpus hashes, where there are any.
     pub fn get(&self, hashes: &[Fingerprint]) -> Vec<Option<Terms>> {
-        self.records.get(hashes, decode)
+        self.records.get(hashes, |record, _| decode(record))
     }
 }
 
