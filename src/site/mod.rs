@@ -156,10 +156,8 @@ impl Site {
         } else {
             FxHashMap::default()
         };
-        let counted_any = std::sync::atomic::AtomicBool::new(!missing.is_empty());
         let terms = |range: std::ops::Range<usize>| -> Result<Vec<related::Terms>> {
             let Some(kept) = &kept else {
-                counted_any.store(true, std::sync::atomic::Ordering::Relaxed);
                 let abstracts = self.abstracts_of(range.clone())?;
                 return Ok(self.papers[range]
                     .iter()
@@ -176,21 +174,15 @@ impl Site {
                 .map(
                     |(i, terms)| match terms.or_else(|| fresh.get(&i).cloned()) {
                         Some(terms) => Ok(terms),
-                        None => {
-                            counted_any.store(true, std::sync::atomic::Ordering::Relaxed);
-                            count(i)
-                        }
+                        None => count(i),
                     },
                 )
                 .collect()
         };
         let related = related::related(self.papers.len(), terms, per_paper)?;
-        let same_papers = kept
-            .as_ref()
-            .is_some_and(|k| k.papers() == self.papers.len());
-        if let Some(path) = cache
-            && (counted_any.load(std::sync::atomic::Ordering::Relaxed) || !same_papers)
-        {
+        // The writer leaves the file as it was when it already holds every paper's terms
+        // and no others.
+        if let Some(path) = cache {
             let hashes: Vec<Fingerprint> = self.papers.iter().map(|p| p.corpus_hash).collect();
             terms_cache::save(path, &hashes, kept.as_ref(), terms)?;
         }

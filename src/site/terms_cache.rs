@@ -26,11 +26,6 @@ impl TermCache {
         KeptRecords::open(path, MAGIC).map(|records| TermCache { records })
     }
 
-    /// How many papers it holds.
-    pub fn papers(&self) -> usize {
-        self.records.count()
-    }
-
     /// Whether it holds the terms of the paper with this corpus hash.
     pub fn holds(&self, hash: Fingerprint) -> bool {
         self.records.holds(hash)
@@ -143,7 +138,7 @@ mod tests {
         let hashes: Vec<Fingerprint> = (0..5000).map(|i| i as u128 * 31 + 7).collect();
         assert_eq!(saved(&path, &hashes[..4500], None), [0..4096, 4096..4500]);
         let kept = TermCache::open(&path).unwrap();
-        assert_eq!(kept.papers(), 4500);
+        assert_eq!(kept.records.count(), 4500);
         // A week of new papers, and one (paper 10) whose words changed.
         let mut now = hashes.clone();
         now[10] = 1;
