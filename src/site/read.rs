@@ -323,13 +323,16 @@ mod tests {
         let papers_dir = dir.path().join("papers");
         let paper_files = content(&papers_dir);
         let path = dir.path().join("parsed.bin");
-        let (parsed, files) = read_papers(
-            &papers_dir,
-            &paper_files,
-            false,
-            Some(&ParseCache::open(&path)),
-        )
-        .unwrap();
+        let load = |spill| {
+            read_papers(
+                &papers_dir,
+                &paper_files,
+                spill,
+                Some(&ParseCache::open(&path)),
+            )
+            .unwrap()
+        };
+        let (parsed, files) = load(false);
         assert!(
             parsed
                 .iter()
@@ -338,13 +341,7 @@ mod tests {
         let expected = abstracts(&parsed, &files);
         assert_eq!(expected[0], "The abstract of 2601.00001.");
 
-        let (cached, files) = read_papers(
-            &papers_dir,
-            &paper_files,
-            false,
-            Some(&ParseCache::open(&path)),
-        )
-        .unwrap();
+        let (cached, files) = load(false);
         assert!(
             cached
                 .iter()
@@ -358,13 +355,7 @@ mod tests {
             read_to(&paper_files[0]).replace("The abstract", "An abstract"),
         )
         .unwrap();
-        let (mixed, files) = read_papers(
-            &papers_dir,
-            &paper_files,
-            true,
-            Some(&ParseCache::open(&path)),
-        )
-        .unwrap();
+        let (mixed, files) = load(true);
         assert!(matches!(
             mixed[0].abstract_at,
             Abstract::InFile { file: SPILLED, .. }
