@@ -5,9 +5,9 @@
 //! Kept records (`crate::kept`) in `.cache/parsed.bin`, each under a fingerprint of the
 //! paper file's path (within `content/papers`) and stamp: its size, modification time and
 //! inode. A record found under that key is what parsing the file again would give; a file
-//! changed is a new key. A record is `front_len: u32`, what parsing gave (postcard, `front_len`
-//! bytes), then the abstract. The abstracts are not read with the rest: the papers point
-//! into the file, which stays open for the build.
+//! changed is a new key. A record is `len: u32`, what parsing gave (postcard, `len` bytes),
+//! then the abstract. The abstracts are checked with the rest but not held: the papers
+//! point into the file, which stays open for the build.
 
 use super::PaperEntry;
 use crate::kept::{KeptRecords, RecordWriter};
