@@ -19,39 +19,30 @@ const MAGIC: &[u8; 8] = b"pblines2";
 /// The lines kept by the last build that this one can use, by key.
 pub struct KeptLines {
     records: Option<KeptRecords>,
-    text: String,
-    /// Key -> where its line is in `text`.
-    spans: FxHashMap<Fingerprint, (usize, usize)>,
+    lines: FxHashMap<Fingerprint, String>,
 }
 
 impl KeptLines {
     /// The lines in `path` under `keys` (the site's lines now): each read once, here.
     pub fn open(path: &Path, keys: &[Fingerprint]) -> KeptLines {
         let records = KeptRecords::open(path, MAGIC);
-        let mut text = String::new();
-        let mut spans = FxHashMap::default();
-        if let Some(records) = &records {
-            let found = records.get(keys, |bytes, _| {
-                std::str::from_utf8(bytes).ok().map(str::to_owned)
-            });
-            text.reserve(found.iter().flatten().map(String::len).sum());
-            for (&k, line) in keys.iter().zip(found) {
-                if let Some(line) = line {
-                    spans.insert(k, (text.len(), line.len()));
-                    text.push_str(&line);
-                }
+        let lines = match &records {
+            Some(records) => {
+                let found = records.get(keys, |bytes, _| {
+                    std::str::from_utf8(bytes).ok().map(str::to_owned)
+                });
+                keys.iter()
+                    .zip(found)
+                    .filter_map(|(&k, line)| Some((k, line?)))
+                    .collect()
             }
-        }
-        KeptLines {
-            records,
-            text,
-            spans,
-        }
+            None => FxHashMap::default(),
+        };
+        KeptLines { records, lines }
     }
 
     pub fn get(&self, key: Fingerprint) -> Option<&str> {
-        let &(start, len) = self.spans.get(&key)?;
-        Some(&self.text[start..start + len])
+        self.lines.get(&key).map(String::as_str)
     }
 
     /// A writer for this build's lines, appended to the kept ones or written whole; at
