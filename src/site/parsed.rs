@@ -25,7 +25,7 @@ const MAGIC: &[u8; 8] = b"pbparse6";
 const SETTLED_AFTER: Duration = Duration::from_secs(2);
 
 /// What identifies one version of a file without reading it.
-#[derive(Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Debug)]
+#[derive(Clone, Copy)]
 pub struct Stamp {
     len: u64,
     mtime_ns: i128,
