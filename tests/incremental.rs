@@ -914,6 +914,16 @@ fn edit_once(path: &Path, from: &str, to: &str) {
     std::fs::write(path, text.replacen(from, to, 1)).unwrap();
 }
 
+/// Replaces the first line that starts with `start` by `line`.
+fn replace_line(path: &Path, start: &str, line: &str) {
+    let text = read(path);
+    let old = text
+        .lines()
+        .find(|l| l.starts_with(start))
+        .unwrap_or_else(|| panic!("{} has no line starting {start:?}", path.display()));
+    edit_once(path, old, line);
+}
+
 /// Puts `prefix` (no quotes or backslashes) at the start of the string value of the first
 /// `key = …` line, in whichever quotes it has.
 fn prefix_value(path: &Path, key: &str, prefix: &str) {
@@ -988,13 +998,11 @@ fn random_edit(
             format!("changed the abstract of {name}")
         }
         5 => {
-            let text = read(&paper);
-            let primary = text
-                .lines()
-                .find(|l| l.starts_with("primary_category = "))
-                .unwrap()
-                .to_string();
-            edit_once(&paper, &primary, "primary_category = \"math.NA\"");
+            replace_line(
+                &paper,
+                "primary_category = ",
+                "primary_category = \"math.NA\"",
+            );
             edit_once(&paper, "categories = [", "categories = [\"math.NA\", ");
             format!("moved {name} to math.NA")
         }
@@ -1031,13 +1039,7 @@ fn random_edit(
                 ),
                 _ => {
                     let weeks = 6 + dice.below(10);
-                    let text = read(&config);
-                    let old = text
-                        .lines()
-                        .find(|l| l.starts_with("foryou_weeks"))
-                        .unwrap()
-                        .to_string();
-                    edit_once(&config, &old, &format!("foryou_weeks = {weeks}"));
+                    replace_line(&config, "foryou_weeks", &format!("foryou_weeks = {weeks}"));
                 }
             }
             "changed the config".to_string()
