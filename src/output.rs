@@ -224,13 +224,13 @@ impl Output {
         self.count(rel, 0);
     }
 
-    /// The current site's files below `prefix` made from inputs with this fingerprint.
-    pub fn previous_under(&self, prefix: &str, fingerprint: Fingerprint) -> Vec<String> {
-        let mut list: Vec<String> = self
+    /// The current site's files below `prefix`, with the fingerprints they were made with.
+    pub fn previous_under(&self, prefix: &str) -> Vec<(String, Fingerprint)> {
+        let mut list: Vec<(String, Fingerprint)> = self
             .current
             .iter()
-            .filter(|(rel, fp)| rel.starts_with(prefix) && **fp == fingerprint)
-            .map(|(rel, _)| rel.clone())
+            .filter(|(rel, _)| rel.starts_with(prefix))
+            .map(|(rel, fp)| (rel.clone(), *fp))
             .collect();
         list.sort();
         list

@@ -18,6 +18,18 @@ fn kept(o: &std::process::Output) -> usize {
         .unwrap_or(0)
 }
 
+/// "built 1,952 pages (…" -> 1952.
+fn pages_built(o: &std::process::Output) -> usize {
+    let err = stderr(o);
+    let line = err.lines().find(|l| l.starts_with("built ")).unwrap();
+    line.split(' ')
+        .nth(1)
+        .unwrap()
+        .replace(',', "")
+        .parse()
+        .unwrap()
+}
+
 fn ids_in(digest: &Path) -> Vec<String> {
     let text = read(digest);
     let list = |key: &str| -> Vec<String> {
@@ -234,7 +246,8 @@ fn assert_equals_full_build_after(site: &Path, after: &str) {
 #[test]
 fn an_edited_review_keeps_the_search_index_and_an_edited_abstract_remakes_it() {
     let site = example_site();
-    assert_ok(&paperboy(site.path(), &["build"]));
+    let first = paperboy(site.path(), &["build"]);
+    assert_ok(&first);
     let public = site.path().join("public");
     let (meta, shard) = (
         public.join("search/meta.json"),
@@ -248,7 +261,10 @@ fn an_edited_review_keeps_the_search_index_and_an_edited_abstract_remakes_it() {
         "summary = \"Distilling",
         "summary = \"Edited. Distilling",
     );
-    assert_ok(&paperboy(site.path(), &["build"]));
+    let second = paperboy(site.path(), &["build"]);
+    assert_ok(&second);
+    // The kept index is the index's files, not the search page beside them.
+    assert_eq!(pages_built(&second), pages_built(&first), "pages counted");
     assert_eq!(
         (inode(&meta), inode(&shard)),
         before,
@@ -568,10 +584,30 @@ fn a_new_weeks_papers_are_added_to_the_kept_search_index() {
     let old_state = site.path().join(".cache/search-index.json");
     std::fs::write(&old_state, "{}").unwrap();
     std::fs::write(&state_path, &state).unwrap();
+    let postings = |public: &Path| -> Vec<(PathBuf, Vec<u8>)> {
+        let mut files = sorted_files(&public.join("search/post"));
+        files.extend(sorted_files(&public.join("search/term")));
+        files
+            .into_iter()
+            .map(|f| (f.clone(), std::fs::read(&f).unwrap()))
+            .collect()
+    };
+    let public = site.path().join("public");
+    let before = postings(&public);
     assert_ok(&paperboy(site.path(), &["build"]));
-    assert!(read(site.path().join("public/search/lex/di.json")).contains("\"distilling\""));
+    assert!(read(public.join("search/lex/di.json")).contains("\"distilling\""));
     assert!(!old_state.exists());
     assert_equals_full_build(site.path());
+    // A week changes the postings of the stems its papers have and leaves the others'
+    // files byte for byte as they were (the idf is search.js's), so a deploy that uploads
+    // what changed does not upload the whole index every week.
+    let after = postings(&public);
+    let same = before.iter().filter(|f| after.contains(f)).count();
+    assert!(
+        same * 4 > before.len() && same < after.len(),
+        "{same} of {} postings files unchanged after a week",
+        after.len()
+    );
 }
 
 /// The segments of a kept search state: its magic, then each a `u64` length and the bytes.

@@ -4,7 +4,8 @@ use super::*;
 
 /// The search index, or the previous build's when no paper's searchable text changed.
 /// With `state`, where an incremental build keeps what the index was made from, only
-/// the papers added since are tokenized.
+/// the papers added since are tokenized. Each file is fingerprinted by what it is made
+/// from (its postings, its words), so the files a week did not change are kept.
 pub(super) fn write_search_index(
     ctx: &Ctx,
     out: &Output,
@@ -18,7 +19,6 @@ pub(super) fn write_search_index(
         .finish();
     // A week's new papers change the last few chunks of document details; each chunk is
     // made only when what it shows of its papers changed (their corpus hashes cover it).
-    // The postings change with every paper (the idf).
     let n = ctx.site.papers.len();
     (0..n.div_ceil(search::CHUNK))
         .into_par_iter()
@@ -33,16 +33,26 @@ pub(super) fn write_search_index(
                 search::doc_chunk(ctx.site, &ctx.urls, range)
             })
         })?;
-    let previous = out.previous_under("search/", fingerprint);
-    let mut linked = !previous.is_empty();
-    for rel in &previous {
-        if !out.reuse(rel, fingerprint)? {
-            linked = false;
-            break;
+    // `meta.json` is made from the whole corpus: when it is as it was, so is every
+    // file of the index, kept without reading the state.
+    let previous = out.previous_under("search/");
+    let unchanged = previous
+        .iter()
+        .any(|(rel, fp)| rel == "search/meta.json" && *fp == fingerprint);
+    if unchanged {
+        let mut linked = true;
+        for (rel, fp) in previous
+            .iter()
+            .filter(|(rel, _)| search::is_index_file(rel))
+        {
+            if !out.reuse(rel, *fp)? {
+                linked = false;
+                break;
+            }
         }
-    }
-    if linked {
-        return Ok(());
+        if linked {
+            return Ok(());
+        }
     }
     // Anything unreadable is no state: every paper is tokenized. Failing to keep it only
     // costs the next build the tokenizing.
@@ -54,12 +64,17 @@ pub(super) fn write_search_index(
             let _ = keep_search_state(path, write);
         }
     });
+    let site = ctx.fingerprints.site;
     search::build_index(
         ctx.site,
+        corpus,
         kept,
         keep.as_ref()
             .map(|keep| keep as &(dyn Fn(search::StateWrite) + Sync)),
-        &|rel, json| out.page(&rel, fingerprint, || Ok(json)),
+        &|rel, inputs, make| {
+            let fp = Hasher::new().num(site).num(inputs).str("search").finish();
+            out.page(&rel, fp, make)
+        },
     )
 }
 

@@ -5,15 +5,20 @@
 //! stems, and the document details of the page of results it shows.
 //!
 //! Layout under `search/`:
-//! - `meta.json`: `{"format": 3, "docs": N, "chunk": 10, "prefix": 2, "big": 100,
-//!   "lex": [shard keys], "post": [shard keys], "categories": [[name, papers], …],
-//!   "years": [[year, papers], …]}`
+//! - `meta.json`: `{"format": 4, "docs": N, "chunk": 10, "prefix": 2, "big": 100,
+//!   "part": 4096, "lex": [shard keys], "post": [shard keys], "categories": [[name,
+//!   papers], …], "years": [[year, papers], …]}`
 //! - `lex/<prefix of the word>.json`: `{"graphs": ["graph", 412], …}`
-//! - `post/<prefix of the stem>.json`: `{"graph": [doc, score, +doc, score, …], …}` for
-//!   stems in fewer than `big` papers; `term/<stem>.json`: the same list alone for the
-//!   others. Documents ascend, each but the first as the gap from the one before.
-//!   Categories and years are terms too (`c:cs.dc`, `y:2025`), which is how results are
-//!   filtered by them.
+//! - `post/<prefix of the stem>.json`: `{"graph": [doc, weight, +doc, weight, …], …}` for
+//!   stems in fewer than `big` papers; for the others `term/<stem>.<k>.json`, k = 0, 1, …:
+//!   the same list cut into parts of `part` postings (a stem in `papers` papers has
+//!   ⌈papers / part⌉ of them). Documents ascend, each but a list's or part's first as the
+//!   gap from the one before. Categories and years are terms too (`c:cs.dc`, `y:2025`),
+//!   which is how results are filtered by them.
+//! - The weights are a paper's own (in hundredths); `search.js` multiplies them by the
+//!   stem's idf, from `docs` and the stem's count. So a postings file depends on its papers
+//!   alone, and a week's new papers rewrite only the files of the stems they have (the last
+//!   part of a common one), not every file because every idf moved.
 //! - `docs/<n>.json`: `[[url, title, authors, date, category, abstract], …]` for docs
 //!   n*chunk…
 
@@ -23,6 +28,7 @@ mod terms;
 pub use state::{KeptState, StateWrite};
 pub use terms::{stem, tokenize};
 
+use crate::manifest::{Fingerprint, Hasher};
 use crate::render::views::{Urls, paper_rel};
 use crate::site::Site;
 use rayon::prelude::*;
@@ -36,8 +42,19 @@ use terms::{Collected, DocTerms, Postings, Stems, merge_batch, weighted_terms};
 /// file with the stems of the same prefix.
 const BIG: usize = 100;
 
+/// Postings per file of a stem in `BIG` papers or more. Parts fill in document order, so
+/// a full one never changes; a query for a word in 100,000 papers loads 25 of them (about
+/// 25 KB each) at once.
+const PART: usize = 4096;
+
 /// The layout of the files `search.js` reads (`meta.json`'s `format`).
-const INDEX_FORMAT: u32 = 3;
+const INDEX_FORMAT: u32 = 4;
+
+/// Where the index's files go: the site-relative path, a fingerprint of what the file is
+/// made from, and what makes its text (called only when the file must be made).
+pub type Emit<'a> = dyn Fn(String, Fingerprint, &dyn Fn() -> anyhow::Result<String>) -> anyhow::Result<()>
+    + Sync
+    + 'a;
 
 /// Papers tokenized at once.
 const BATCH: usize = 4096;
@@ -52,24 +69,37 @@ fn abstracts_for<'s>(site: &'s Site, docs: &[usize]) -> anyhow::Result<Vec<Cow<'
     }
 }
 
+/// A weight as the files hold it: in hundredths, at least 1.
+fn hundredths(w: f32) -> u32 {
+    ((w * 100.0).round() as u32).max(1)
+}
+
+/// What a list's file is made from, hashed: its documents and their weights as written.
+fn list_inputs(h: &mut Hasher, list: &[(u32, f32)]) {
+    let mut bytes = Vec::with_capacity(list.len() * 8);
+    for &(d, w) in list {
+        bytes.extend_from_slice(&d.to_le_bytes());
+        bytes.extend_from_slice(&hundredths(w).to_le_bytes());
+    }
+    h.bytes(&bytes);
+}
+
 /// A list as the files hold it, as JSON text: documents ascending, each after the first as
-/// the gap from the one before, each with its score (weight times idf, in hundredths; at
-/// least 1).
-fn encoded(list: &[(u32, f32)], idf: f32) -> String {
+/// the gap from the one before, each with its weight.
+fn encoded(list: &[(u32, f32)]) -> String {
     // itoa, not `write!`: formatting these numbers was a tenth of a weekly build's CPU.
     let mut digits = itoa::Buffer::new();
     let mut out = String::with_capacity(list.len() * 6 + 2);
     out.push('[');
     let mut last = 0;
     for (i, &(d, w)) in list.iter().enumerate() {
-        let score = ((w * idf * 100.0).round() as u32).max(1);
         let gap = if i == 0 { d } else { d - last };
         if i > 0 {
             out.push(',');
         }
         out.push_str(digits.format(gap));
         out.push(',');
-        out.push_str(digits.format(score));
+        out.push_str(digits.format(hundredths(w)));
         last = d;
     }
     out.push(']');
@@ -77,14 +107,16 @@ fn encoded(list: &[(u32, f32)], idf: f32) -> String {
 }
 
 /// The files of the index but the document details (`doc_chunk`), each handed to `emit`
-/// (site-relative path, JSON text) as soon as it is made, so that the index is never whole
-/// in memory; and with `keep` the state to keep for the next build. With `previous`,
-/// papers it covers are not tokenized again.
+/// with what it is made from, and made as soon as `emit` asks, so that the index is never
+/// whole in memory; and with `keep` the state to keep for the next build. With `previous`,
+/// papers it covers are not tokenized again. `corpus` is a fingerprint of every paper's
+/// searchable text: what `meta.json` is made from.
 pub fn build_index(
     site: &Site,
+    corpus: Fingerprint,
     previous: Option<KeptState>,
     keep: Option<&(dyn Fn(StateWrite) + Sync)>,
-    emit: &(dyn Fn(String, String) -> anyhow::Result<()> + Sync),
+    emit: &Emit,
 ) -> anyhow::Result<()> {
     let n = site.papers.len();
     let (todo, mut all, segments) = previous
@@ -142,7 +174,9 @@ pub fn build_index(
         }
         Ok(())
     };
-    let (kept, made) = rayon::join(keep_state, || write_files(site, &terms, &words, emit));
+    let (kept, made) = rayon::join(keep_state, || {
+        write_files(site, corpus, &terms, &words, emit)
+    });
     kept?;
     made
 }
@@ -150,9 +184,10 @@ pub fn build_index(
 /// The lexicon, meta and postings files, each handed to `emit` as soon as it is made.
 fn write_files(
     site: &Site,
+    corpus: Fingerprint,
     terms: &[(String, Postings)],
     words: &[(String, String)],
-    emit: &(dyn Fn(String, String) -> anyhow::Result<()> + Sync),
+    emit: &Emit,
 ) -> anyhow::Result<()> {
     let n = site.papers.len();
     // Larger sites get finer shards so that a query's lexicon shard stays small.
@@ -206,67 +241,94 @@ fn write_files(
             small.entry(key_of(&entry.0)).or_default().push(entry);
         }
     }
-    let idf = |list: &Postings| ((n as f32 + 1.0) / (list.len() as f32)).ln() + 1.0;
     let meta = serde_json::json!({
         "format": INDEX_FORMAT,
         "docs": n,
         "chunk": CHUNK,
         "prefix": prefix,
         "big": BIG,
+        "part": PART,
         "lex": lex.keys().collect::<Vec<_>>(),
         "post": small.keys().collect::<Vec<_>>(),
         "categories": categories,
         "years": years,
     });
-    emit("search/meta.json".to_string(), meta.to_string())?;
+    emit("search/meta.json".to_string(), corpus, &|| {
+        Ok(meta.to_string())
+    })?;
     // The shards are written as text rather than through `serde_json::Value`s: building
     // a value per word was most of making the lexicon.
     lex.into_par_iter().try_for_each(|(key, entries)| {
-        let mut digits = itoa::Buffer::new();
-        let mut json = Vec::with_capacity(entries.len() * 32 + 2);
-        json.push(b'{');
-        for (i, (word, stemmed, papers)) in entries.into_iter().enumerate() {
-            if i > 0 {
-                json.push(b',');
-            }
-            serde_json::to_writer(&mut json, word)?;
-            json.extend_from_slice(b":[");
-            serde_json::to_writer(&mut json, stemmed)?;
-            json.push(b',');
-            json.extend_from_slice(digits.format(papers).as_bytes());
-            json.push(b']');
+        let mut inputs = Hasher::new();
+        for (word, stemmed, papers) in &entries {
+            inputs.str(word).str(stemmed).num(*papers as u128);
         }
-        json.push(b'}');
-        emit(
-            format!("search/lex/{}.json", shard_file(&key)),
-            String::from_utf8(json)?,
-        )
+        let make = || -> anyhow::Result<String> {
+            let mut digits = itoa::Buffer::new();
+            let mut json = Vec::with_capacity(entries.len() * 32 + 2);
+            json.push(b'{');
+            for (i, (word, stemmed, papers)) in entries.iter().enumerate() {
+                if i > 0 {
+                    json.push(b',');
+                }
+                serde_json::to_writer(&mut json, word)?;
+                json.extend_from_slice(b":[");
+                serde_json::to_writer(&mut json, stemmed)?;
+                json.push(b',');
+                json.extend_from_slice(digits.format(*papers).as_bytes());
+                json.push(b']');
+            }
+            json.push(b'}');
+            Ok(String::from_utf8(json)?)
+        };
+        let rel = format!("search/lex/{}.json", shard_file(&key));
+        emit(rel, inputs.finish(), &make)
     })?;
     small.into_par_iter().try_for_each(|(key, entries)| {
-        // Keys are JSON strings; the lists are JSON already.
-        let mut json = Vec::new();
-        json.push(b'{');
-        for (i, (t, l)) in entries.into_iter().enumerate() {
-            if i > 0 {
-                json.push(b',');
-            }
-            serde_json::to_writer(&mut json, t)?;
-            json.push(b':');
-            json.extend_from_slice(encoded(l, idf(l)).as_bytes());
+        let mut inputs = Hasher::new();
+        for (t, l) in &entries {
+            list_inputs(inputs.str(t), l);
         }
-        json.push(b'}');
-        emit(
-            format!("search/post/{}.json", shard_file(&key)),
-            String::from_utf8(json)?,
-        )
+        let make = || -> anyhow::Result<String> {
+            // Keys are JSON strings; the lists are JSON already.
+            let mut json = Vec::new();
+            json.push(b'{');
+            for (i, (t, l)) in entries.iter().enumerate() {
+                if i > 0 {
+                    json.push(b',');
+                }
+                serde_json::to_writer(&mut json, t)?;
+                json.push(b':');
+                json.extend_from_slice(encoded(l).as_bytes());
+            }
+            json.push(b'}');
+            Ok(String::from_utf8(json)?)
+        };
+        let rel = format!("search/post/{}.json", shard_file(&key));
+        emit(rel, inputs.finish(), &make)
     })?;
-    big.into_par_iter().try_for_each(|(t, l)| {
-        emit(
-            format!("search/term/{}.json", shard_file(t)),
-            encoded(l, idf(l)),
-        )
-    })?;
+    big.into_par_iter()
+        .flat_map_iter(|(t, l)| {
+            l.chunks(PART)
+                .enumerate()
+                .map(move |(k, part)| (t, k, part))
+        })
+        .try_for_each(|(t, k, part)| {
+            let mut inputs = Hasher::new();
+            list_inputs(&mut inputs, part);
+            let rel = format!("search/term/{}.{k}.json", shard_file(t));
+            emit(rel, inputs.finish(), &|| Ok(encoded(part)))
+        })?;
     Ok(())
+}
+
+/// Whether `rel` is one of the files `build_index` makes (not the document details, nor
+/// the search page beside them).
+pub fn is_index_file(rel: &str) -> bool {
+    rel == "search/meta.json"
+        || ["search/lex/", "search/post/", "search/term/"]
+            .iter()
+            .any(|dir| rel.starts_with(dir))
 }
 
 /// Papers per file of document details: a page of 30 results spread over the site loads up
@@ -344,7 +406,7 @@ mod tests {
 
     #[test]
     fn postings_are_gaps_with_scores() {
-        let v = encoded(&[(3, 0.5), (10, 0.25), (11, 0.0)], 2.0);
+        let v = encoded(&[(3, 1.0), (10, 0.5), (11, 0.0)]);
         assert_eq!(v, "[3,100,7,50,1,1]");
         assert_eq!(cut_at_word("one two three", 8), "one two…");
     }

@@ -1,7 +1,7 @@
 // paperboy search: finds every paper that has all the words of a query. It loads the
 // lexicon shard of each word (its words, their stems, how many papers have each), the
 // complete postings of those stems, and the document details of the page it shows; the
-// index is written by `paperboy build` under search/ (layout in src/render/search.rs).
+// index is written by `paperboy build` under search/ (layout in src/render/search/mod.rs).
 // Works on any static host. The core (`paperboySearch`) has no DOM, so tests run it in
 // Node against a built site.
 (function () {
@@ -43,23 +43,36 @@
     if (/\d/.test(word)) return 0;
     return word.length >= 9 ? 2 : word.length >= 5 ? 1 : 0;
   }
-  function decode(list) {
-    var out = new Map(), doc = 0;
+  // A list (or a part of one) into `out`: doc -> its weight times the stem's idf.
+  function decode(list, idf, out) {
+    var doc = 0;
     for (var i = 0; i < list.length; i += 2) {
       doc = i === 0 ? list[0] : doc + list[i];
-      out.set(doc, list[i + 1]);
+      out.set(doc, list[i + 1] * idf);
     }
     return out;
   }
 
   // getJSON(path) -> Promise of the parsed file under search/.
   function paperboySearch(getJSON) {
+    // doc -> score of a stem that `papers` papers have. The files hold each paper's own
+    // weight; the idf is the build's: ln((docs + 1) / papers) + 1.
     function postings(meta, stem, papers) {
-      if (papers >= meta.big) return getJSON("term/" + shardFile(stem) + ".json").then(decode);
+      var idf = Math.log((meta.docs + 1) / papers) + 1;
+      if (papers >= meta.big) {
+        // In parts of `meta.part` postings, documents ascending.
+        var parts = [];
+        for (var k = 0; k * meta.part < papers; k++) parts.push(getJSON("term/" + shardFile(stem) + "." + k + ".json"));
+        return Promise.all(parts).then(function (lists) {
+          var out = new Map();
+          lists.forEach(function (l) { decode(l, idf, out); });
+          return out;
+        });
+      }
       var key = Array.from(stem).slice(0, meta.prefix).join("");
       if (meta.post.indexOf(key) < 0) return Promise.resolve(new Map());
       return getJSON("post/" + shardFile(key) + ".json").then(function (shard) {
-        return decode(shard[stem] || []);
+        return decode(shard[stem] || [], idf, new Map());
       });
     }
     // The stems a typed word stands for: itself; or, if no paper has it, the words it
