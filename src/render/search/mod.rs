@@ -42,10 +42,14 @@ use terms::{Collected, DocTerms, Postings, Stems, merge_batch, weighted_terms};
 /// file with the stems of the same prefix.
 const BIG: usize = 100;
 
-/// Postings per file of a stem in `BIG` papers or more. Parts fill in document order, so
-/// a full one never changes; a query for a word in 100,000 papers loads 25 of them (about
-/// 25 KB each) at once.
-const PART: usize = 4096;
+/// Postings per file of a stem in `BIG` papers or more, on a site of `papers` papers.
+/// Parts fill in document order, so a full one never changes. The size doubles with every
+/// doubling of the site past 131,072 papers, so that a word is never more than 32 files (a
+/// query for a word in every one of 100,000 papers loads 25 of about 25 KB at once); the
+/// parts are cut anew only when the site crosses a power of two.
+fn part_size(papers: usize) -> usize {
+    4096 << (papers / 65_536).max(1).ilog2()
+}
 
 /// The layout of the files `search.js` reads (`meta.json`'s `format`).
 const INDEX_FORMAT: u32 = 4;
@@ -194,6 +198,7 @@ fn write_files(
     let prefix = if n > 20_000 { 3 } else { 2 };
     let df: FxHashMap<&str, usize> = terms.iter().map(|(t, l)| (t.as_str(), l.len())).collect();
     let key_of = |t: &str| -> String { t.chars().take(prefix).collect() };
+    let part = part_size(n);
 
     // The lexicon: words (not the filter terms, which no one types) by their prefix.
     // Words are sorted, so each shard lists its words in order.
@@ -247,7 +252,7 @@ fn write_files(
         "chunk": CHUNK,
         "prefix": prefix,
         "big": BIG,
-        "part": PART,
+        "part": part,
         "lex": lex.keys().collect::<Vec<_>>(),
         "post": small.keys().collect::<Vec<_>>(),
         "categories": categories,
@@ -309,7 +314,7 @@ fn write_files(
     })?;
     big.into_par_iter()
         .flat_map_iter(|(t, l)| {
-            l.chunks(PART)
+            l.chunks(part)
                 .enumerate()
                 .map(move |(k, part)| (t, k, part))
         })
@@ -409,5 +414,15 @@ mod tests {
         let v = encoded(&[(3, 1.0), (10, 0.5), (11, 0.0)]);
         assert_eq!(v, "[3,100,7,50,1,1]");
         assert_eq!(cut_at_word("one two three", 8), "one two…");
+    }
+
+    #[test]
+    fn a_word_is_at_most_32_parts_at_any_size() {
+        assert_eq!(part_size(8_400), 4096);
+        assert_eq!(part_size(131_071), 4096);
+        assert_eq!(part_size(131_072), 8192);
+        for n in [1usize, 100_000, 131_072, 1_000_000, 5_000_000, 50_000_000] {
+            assert!(n.div_ceil(part_size(n)) <= 32, "{n} papers");
+        }
     }
 }
