@@ -236,11 +236,14 @@ impl Output {
         list
     }
 
-    fn record(&self, rel: &str, fingerprint: Fingerprint) {
+    fn lock_pages(&self) -> std::sync::MutexGuard<'_, Vec<(String, Fingerprint)>> {
         self.pages
             .lock()
             .expect("no panics while holding the page list")
-            .push((rel.to_string(), fingerprint));
+    }
+
+    fn record(&self, rel: &str, fingerprint: Fingerprint) {
+        self.lock_pages().push((rel.to_string(), fingerprint));
     }
 
     pub fn reused(&self) -> usize {
@@ -281,10 +284,22 @@ impl Output {
         }
     }
 
-    /// Writes one file at a site-relative path (`papers/x/index.html`).
+    /// Writes one file at a site-relative path (`papers/x/index.html`). A file made from
+    /// inputs nothing fingerprints (feeds, sitemaps, static files) is fingerprinted by its
+    /// bytes: bytes the last build wrote there already are kept, not written again.
     pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<()> {
+        self.write_or_keep(rel, bytes, true)
+    }
+
+    /// `write`; with `may_keep` false the file is written even when the last build's has
+    /// these bytes: this build made something else there already.
+    fn write_or_keep(&self, rel: &str, bytes: &[u8], may_keep: bool) -> Result<()> {
+        let fingerprint = crate::manifest::of_bytes(bytes);
+        if may_keep && self.reuse(rel, fingerprint)? {
+            return Ok(());
+        }
         self.write_file(rel, bytes)?;
-        self.record(rel, crate::manifest::of_bytes(bytes));
+        self.record(rel, fingerprint);
         Ok(())
     }
 
@@ -319,13 +334,26 @@ impl Output {
         Ok(())
     }
 
-    /// Copies a folder of static files into the site (later calls override earlier ones).
-    /// Links in it are followed only inside `within`, the site's folder.
-    pub fn copy_dir(&self, from: &Path, within: &Path) -> Result<()> {
-        for (rel, path) in crate::walk::files_below(from, within)? {
+    /// Copies folders of static files into the site, a file in a later folder over one of
+    /// the same name in an earlier one. Links in them are followed only inside `within`,
+    /// the site's folder.
+    pub fn copy_dirs(&self, folders: &[PathBuf], within: &Path) -> Result<()> {
+        let mut files = std::collections::BTreeMap::new();
+        for from in folders {
+            files.extend(crate::walk::files_below(from, within)?);
+        }
+        // A static file over a page (a site's own `404.html`) replaces what this build
+        // rendered there, whatever the last build left.
+        let over_pages: FxHashSet<String> = self
+            .lock_pages()
+            .iter()
+            .filter(|(rel, _)| files.contains_key(rel))
+            .map(|(rel, _)| rel.clone())
+            .collect();
+        for (rel, path) in files {
             let bytes =
                 std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
-            self.write(&rel, &bytes)?;
+            self.write_or_keep(&rel, &bytes, !over_pages.contains(&rel))?;
         }
         Ok(())
     }
@@ -373,12 +401,7 @@ impl Output {
     /// True in the second place when the replaced site was kept as the next build's
     /// standby.
     pub fn commit(self) -> Result<(Vec<(String, Fingerprint)>, bool)> {
-        let pages = std::mem::take(
-            &mut *self
-                .pages
-                .lock()
-                .expect("no panics while holding the page list"),
-        );
+        let pages = std::mem::take(&mut *self.lock_pages());
         self.remove_stale(&pages)?;
         let dir = match self.fresh {
             Some(staging) => staging.keep(),

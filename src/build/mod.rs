@@ -274,11 +274,13 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
     write_foryou(&ctx, &out, terms_cache)?;
     steps.done("for-you vectors");
 
-    out.copy_dir(
-        &root.join("themes").join(&config.theme).join("static"),
+    out.copy_dirs(
+        &[
+            root.join("themes").join(&config.theme).join("static"),
+            root.join("static"),
+        ],
         root,
     )?;
-    out.copy_dir(&root.join("static"), root)?;
     steps.done("static files");
 
     bar.finish();
