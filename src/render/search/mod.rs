@@ -316,13 +316,13 @@ fn write_files(
         .flat_map_iter(|(t, l)| {
             l.chunks(part)
                 .enumerate()
-                .map(move |(k, part)| (t, k, part))
+                .map(move |(k, postings)| (t, k, postings))
         })
-        .try_for_each(|(t, k, part)| {
+        .try_for_each(|(t, k, postings)| {
             let mut inputs = Hasher::new();
-            list_inputs(&mut inputs, part);
+            list_inputs(&mut inputs, postings);
             let rel = format!("search/term/{}.{k}.json", shard_file(t));
-            emit(rel, inputs.finish(), &|| Ok(encoded(part)))
+            emit(rel, inputs.finish(), &|| Ok(encoded(postings)))
         })?;
     Ok(())
 }
