@@ -120,13 +120,15 @@ pub fn load(output: &Path) -> Option<Previous> {
     })
 }
 
-/// What the standby folder holds, read and removed in one go: the build about to change
-/// the folder owns it from here, and a build that dies leaves no manifest claiming it.
-pub fn take_standby(output: &Path) -> Result<Option<FxHashMap<String, Fingerprint>>> {
-    let path = standby_path(output);
-    let file = read(&path, output);
-    remove_file(&path)?;
-    Ok(file.map(|f| f.pages.into_iter().collect()))
+/// What the standby folder holds; none when its manifest is missing or unreadable.
+pub fn read_standby(output: &Path) -> Option<FxHashMap<String, Fingerprint>> {
+    read(&standby_path(output), output).map(|f| f.pages.into_iter().collect())
+}
+
+/// Removes the standby folder's manifest once it is read: the build about to change the
+/// folder owns it from here, and a build that dies leaves no manifest claiming it.
+pub fn release_standby(output: &Path) -> Result<()> {
+    remove_file(&standby_path(output))
 }
 
 /// Called before the new site is swapped in: the manifest of the site it replaces is
