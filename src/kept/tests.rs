@@ -114,3 +114,53 @@ fn a_damaged_record_is_missing_and_a_cut_short_append_or_another_kind_is_no_file
     std::fs::write(&path, &hostile).unwrap();
     assert!(KeptRecords::open(&path, MAGIC).is_none());
 }
+
+#[test]
+fn records_come_back_in_the_order_asked_whatever_their_order_in_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("records.bin");
+    // Written in a scattered order, as lines are (in the order pages render them), big
+    // enough for several blocks: 3,000 records of 20 KB are 60 MB.
+    let written: Vec<Fingerprint> = (0..3000u128).map(|i| (i * 1747) % 3000).collect();
+    let big = |k: Fingerprint| format!("{k:>20}").repeat(1000).into_bytes();
+    let writer = RecordWriter::new(&path, MAGIC, None, &written).unwrap();
+    for &k in &written {
+        writer.put(k, &big(k));
+    }
+    writer.finish();
+    // Asked in key order, every third one only (gaps wider than a block may skip), with
+    // a key the file lacks and one asked twice.
+    let mut asked: Vec<Fingerprint> = (0..3000).step_by(3).collect();
+    asked.extend([5000, 9, 9]);
+    let got = KeptRecords::open(&path, MAGIC)
+        .unwrap()
+        .get(&asked, |b, _| Some(b.to_vec()));
+    let expected: Vec<Option<Vec<u8>>> =
+        asked.iter().map(|&k| (k < 3000).then(|| big(k))).collect();
+    assert!(got == expected, "records out of place");
+}
+
+#[test]
+fn blocks_end_at_a_wide_gap_or_their_size_and_hold_every_record() {
+    let spot = |offset: u64, len: u32| {
+        (
+            Spot {
+                offset,
+                len,
+                check: 0,
+            },
+            (),
+        )
+    };
+    let wanted = [
+        spot(100, 10),
+        spot(110, 10),
+        spot(120 + GAP_BYTES, 10),
+        spot(200 + 3 * GAP_BYTES, BLOCK_BYTES as u32 * 2),
+        spot(200 + 3 * GAP_BYTES + 2 * BLOCK_BYTES, 10),
+    ];
+    let lens: Vec<usize> = blocks(&wanted).iter().map(|b| b.len()).collect();
+    // The third record is exactly a gap away, so in the first block; the fourth is past
+    // one; it is longer than a block, so the fifth, right after it, starts another.
+    assert_eq!(lens, [3, 1, 1]);
+}
