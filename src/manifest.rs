@@ -45,6 +45,13 @@ impl Hasher {
         self.0.update(&n.to_le_bytes());
         self
     }
+    /// A value by its `Hash`, which derives stay in step with its fields; for values
+    /// hashed often (a pager per author page), where serializing them cost more than the
+    /// rest of the page's fingerprint.
+    pub fn value(&mut self, v: &impl std::hash::Hash) -> &mut Hasher {
+        v.hash(&mut self.0);
+        self
+    }
     pub fn finish(&self) -> Fingerprint {
         self.0.digest128()
     }

@@ -52,7 +52,7 @@ pub(super) fn render_authors(ctx: &Ctx, out: &Output, kept: Option<&Path>) -> Re
                     page,
                     author.papers.len(),
                     papers,
-                )?;
+                );
                 let rel = pager::page_rel(&front, page);
                 ctx.page(out, context, "author.html", &rel, h.finish(), |c| {
                     match &lines {

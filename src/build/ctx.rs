@@ -113,16 +113,14 @@ impl Fingerprints {
         page: ListPage,
         total: usize,
         papers: &[usize],
-    ) -> Result<Hasher> {
+    ) -> Hasher {
         let mut h = self.page(kind);
-        h.str(name)
-            .str(slug)
-            .bytes(&serde_json::to_vec(paginator).context("cannot serialize a pager")?);
+        h.str(name).str(slug).value(paginator);
         if page == ListPage::Front {
             h.num(total as u128);
         }
         self.papers(&mut h, papers);
-        Ok(h)
+        h
     }
 
     pub(super) fn papers(&self, h: &mut Hasher, papers: &[usize]) {

@@ -228,7 +228,7 @@ pub(super) fn render_category_pages(
                 page,
                 cat.papers.len(),
                 papers,
-            )?;
+            );
             // Week headings show digest titles, which a paper's own inputs do not cover.
             for heading in headings.iter().flatten() {
                 h.str(&heading.name).str(&heading.url);

@@ -105,7 +105,7 @@ pub fn rel(slug: &str, page: ListPage) -> String {
 /// What `category.html` and `author.html` get as `paginator`. Everything in it goes into the page's
 /// fingerprint, so it holds nothing that changes while the page's papers stay the same:
 /// no page count, and only the numbered pages near this one.
-#[derive(Serialize)]
+#[derive(Serialize, Hash)]
 pub struct Paginator {
     /// This page's number; none on the front page.
     pub current: Option<usize>,
@@ -123,7 +123,7 @@ pub struct Paginator {
     pub pages: Vec<PageLink>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Hash)]
 pub struct PageLink {
     pub number: usize,
     pub url: String,
