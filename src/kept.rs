@@ -5,8 +5,8 @@
 //! stamp), the related papers' terms (by a paper's corpus hash) and the author pages'
 //! paper lines (by the line's fingerprint) are kept this way.
 //!
-//! One file per kind of record, read a record at a time, so that a million papers' records
-//! are never in memory at once:
+//! One file per kind of record, read a block of nearby records at a time, so that a million
+//! papers' records are never in memory at once:
 //! - header: an 8-byte magic naming the kind, then the binary's identity (length-prefixed),
 //!   since a new paperboy may make its records differently;
 //! - records: bytes, as the kind encodes them;
