@@ -12,11 +12,11 @@ pub(super) fn write_search_index(
     corpus: Fingerprint,
     state: Option<&Path>,
 ) -> Result<()> {
-    let fingerprint = Hasher::new()
-        .num(ctx.fingerprints.site)
-        .num(corpus)
-        .str("search")
-        .finish();
+    // An index file's fingerprint: the site's inputs and what `build_index` says the file
+    // is made from (for `meta.json`, the corpus).
+    let site = ctx.fingerprints.site;
+    let index_file =
+        |inputs: Fingerprint| Hasher::new().num(site).num(inputs).str("search").finish();
     // A week's new papers change the last few chunks of document details; each chunk is
     // made only when what it shows of its papers changed (their corpus hashes cover it).
     let n = ctx.site.papers.len();
@@ -38,7 +38,7 @@ pub(super) fn write_search_index(
     let previous = out.previous_under("search/");
     let unchanged = previous
         .iter()
-        .any(|(rel, fp)| rel == "search/meta.json" && *fp == fingerprint);
+        .any(|(rel, fp)| rel == "search/meta.json" && *fp == index_file(corpus));
     if unchanged {
         let mut linked = true;
         for (rel, fp) in previous
@@ -64,17 +64,13 @@ pub(super) fn write_search_index(
             let _ = keep_search_state(path, write);
         }
     });
-    let site = ctx.fingerprints.site;
     search::build_index(
         ctx.site,
         corpus,
         kept,
         keep.as_ref()
             .map(|keep| keep as &(dyn Fn(search::StateWrite) + Sync)),
-        &|rel, inputs, make| {
-            let fp = Hasher::new().num(site).num(inputs).str("search").finish();
-            out.page(&rel, fp, make)
-        },
+        &|rel, inputs, make| out.page(&rel, index_file(inputs), make),
     )
 }
 
