@@ -176,7 +176,9 @@ pub fn save(output: &Path, record: Record) -> Result<()> {
         corpus,
         related,
     } = record;
-    pages.sort();
+    // Paths and fingerprints equal are the same entry: the unstable sort orders them as
+    // the stable one would, on all cores.
+    rayon::slice::ParallelSliceMut::par_sort_unstable(&mut pages[..]);
     pages.dedup();
     let file = File {
         format: FORMAT,

@@ -400,9 +400,13 @@ impl Output {
     /// returns its files with their fingerprints, for the manifest (which orders them).
     /// True in the second place when the replaced site was kept as the next build's
     /// standby.
-    pub fn commit(self) -> Result<(Vec<(String, Fingerprint)>, bool)> {
+    pub fn commit(mut self) -> Result<(Vec<(String, Fingerprint)>, bool)> {
         let pages = std::mem::take(&mut *self.lock_pages());
         self.remove_stale(&pages)?;
+        crate::drop_in_background((
+            std::mem::take(&mut self.current),
+            std::mem::take(&mut self.standby),
+        ));
         let dir = match self.fresh {
             Some(staging) => staging.keep(),
             None => self.dir,

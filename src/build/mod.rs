@@ -308,7 +308,7 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
         },
     )?;
     steps.done("manifest");
-    Ok(BuildReport {
+    let report = BuildReport {
         pages,
         reused,
         files,
@@ -319,5 +319,8 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
         steps: steps.list,
         total: started.elapsed(),
         temporaries_removed,
-    })
+    };
+    drop(ctx);
+    crate::drop_in_background(site);
+    Ok(report)
 }
