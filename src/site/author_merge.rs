@@ -12,6 +12,7 @@
 //! The page is named by the full form. A name in no doubt is never touched.
 
 use super::{Author, PaperEntry};
+use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// A name's given names (as written) and its surname key (lower-case words).
@@ -68,22 +69,21 @@ fn key(name: &str) -> Option<(String, char)> {
 }
 
 /// Merges abbreviated authors into the full name they stand for, as the module says:
-/// their papers move to it and their names point to it. Leaves the merged authors with no
-/// papers; the caller drops them.
-pub fn merge(authors: &mut [Author], by_name: &mut FxHashMap<&str, usize>, papers: &[PaperEntry]) {
+/// their papers move to it. Returns who went where; leaves the merged authors with no
+/// papers, for the caller to drop.
+pub fn merge(authors: &mut [Author], papers: &[PaperEntry]) -> Vec<(usize, usize)> {
+    // Names are split on all cores: there is one per author page, most never abbreviated.
+    let split: Vec<Option<(Vec<&str>, String)>> =
+        authors.par_iter().map(|a| parts(&a.name)).collect();
     // Full names by surname key: the only candidates.
-    let mut full: FxHashMap<String, Vec<usize>> = FxHashMap::default();
+    let mut full: FxHashMap<&str, Vec<usize>> = FxHashMap::default();
     let mut abbreviated = Vec::new();
-    for (ai, a) in authors.iter().enumerate() {
-        let Some((given, surname)) = parts(&a.name) else {
+    for (ai, parts) in split.iter().enumerate() {
+        let Some((given, surname)) = parts else {
             continue;
         };
-        if is_abbreviated(&given) {
-            abbreviated.push((
-                ai,
-                given.into_iter().map(str::to_string).collect::<Vec<_>>(),
-                surname,
-            ));
+        if is_abbreviated(given) {
+            abbreviated.push((ai, given, surname));
         } else {
             full.entry(surname).or_default().push(ai);
         }
@@ -106,33 +106,31 @@ pub fn merge(authors: &mut [Author], by_name: &mut FxHashMap<&str, usize>, paper
             .collect()
     };
     let mut into: Vec<(usize, usize)> = Vec::new();
-    for (ai, initials, surname) in &abbreviated {
-        let initials: Vec<&str> = initials.iter().map(String::as_str).collect();
+    for (ai, initials, surname) in abbreviated {
         let fitting: Vec<usize> = full
-            .get(surname)
+            .get(surname.as_str())
             .into_iter()
             .flatten()
             .copied()
             .filter(|&bi| {
-                parts(&authors[bi].name).is_some_and(|(given, _)| fits(&initials, &given))
+                split[bi]
+                    .as_ref()
+                    .is_some_and(|(given, _)| fits(initials, given))
             })
             .collect();
         let [bi] = fitting[..] else { continue };
-        let shared_co_author = !co_authors(*ai).is_disjoint(&co_authors(bi));
-        let shared_field = !categories(*ai).is_disjoint(&categories(bi));
+        let shared_co_author = !co_authors(ai).is_disjoint(&co_authors(bi));
+        let shared_field = !categories(ai).is_disjoint(&categories(bi));
         if shared_co_author || shared_field {
-            into.push((*ai, bi));
+            into.push((ai, bi));
         }
     }
-    for (ai, bi) in into {
+    drop(split);
+    for &(ai, bi) in &into {
         let moved = std::mem::take(&mut authors[ai].papers);
         authors[bi].papers.extend(moved);
-        for target in by_name.values_mut() {
-            if *target == ai {
-                *target = bi;
-            }
-        }
     }
+    into
 }
 
 #[cfg(test)]

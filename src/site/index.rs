@@ -4,7 +4,7 @@
 use super::abstracts::Files;
 use super::read::DigestFile;
 use super::slugs::{author_slug, category_slug};
-use super::{Author, Category, DigestEntry, PaperEntry, Site, author_merge, taxonomy};
+use super::{Author, Authorships, Category, DigestEntry, PaperEntry, Site, author_merge, taxonomy};
 use crate::store::frontmatter::PaperFront;
 use anyhow::{Result, anyhow, bail};
 use rayon::prelude::*;
@@ -29,7 +29,7 @@ pub(super) fn index(
         })
         .collect();
     // Authors need nothing but the papers: they are indexed while weeks and categories are.
-    let (weeks, (authors, author_index)) = rayon::join(
+    let (weeks, (authors, authorships)) = rayon::join(
         || -> Result<_> {
             let by_id = ids(&papers)?;
             let digests = digest_entries(digests, digest_files, &by_id)?;
@@ -54,7 +54,7 @@ pub(super) fn index(
         categories,
         week_of,
         authors,
-        author_index,
+        authorships,
         preferred_categories: Vec::new(),
         temporaries: Vec::new(),
         abstract_files,
@@ -177,9 +177,9 @@ fn categories(
     categories
 }
 
-/// The authors, sorted by slug, each with their papers newest first; and author name ->
-/// index into them.
-fn authors(papers: &[PaperEntry], published: &[Newest]) -> (Vec<Author>, FxHashMap<String, usize>) {
+/// The authors, sorted by slug, each with their papers newest first; and each paper's
+/// authors among them.
+fn authors(papers: &[PaperEntry], published: &[Newest]) -> (Vec<Author>, Authorships) {
     // Slugs on all cores: slugifying half a million names was most of indexing.
     let slugs: Vec<Vec<String>> = papers
         .par_iter()
@@ -187,9 +187,12 @@ fn authors(papers: &[PaperEntry], published: &[Newest]) -> (Vec<Author>, FxHashM
         .collect();
     // Keyed by slug: spellings that share a URL share a page (the first one seen names
     // it). A name seen before goes straight to its page, without hashing its slug.
-    let mut by_slug: FxHashMap<&str, usize> = FxHashMap::default();
-    let mut by_name: FxHashMap<&str, usize> = FxHashMap::default();
+    let mut by_slug: FxHashMap<&str, u32> = FxHashMap::default();
+    let mut by_name: FxHashMap<&str, u32> = FxHashMap::default();
     let mut authors: Vec<Author> = Vec::new();
+    let mut start = Vec::with_capacity(papers.len() + 1);
+    start.push(0u32);
+    let mut author_of: Vec<u32> = Vec::new();
     for (i, p) in papers.iter().enumerate() {
         for (name, slug) in p.front.authors.iter().zip(&slugs[i]) {
             let ai = match by_name.get(name.as_str()) {
@@ -201,31 +204,35 @@ fn authors(papers: &[PaperEntry], published: &[Newest]) -> (Vec<Author>, FxHashM
                             slug: slug.clone(),
                             papers: Vec::new(),
                         });
-                        authors.len() - 1
+                        authors.len() as u32 - 1
                     });
                     by_name.insert(name, ai);
                     ai
                 }
             };
-            let list = &mut authors[ai].papers;
+            let list = &mut authors[ai as usize].papers;
             if list.last() != Some(&i) {
                 list.push(i);
             }
+            author_of.push(ai);
         }
+        start.push(author_of.len() as u32);
     }
-    author_merge::merge(&mut authors, &mut by_name, papers);
-    let before_merges = authors.len();
+    let mut into: Vec<usize> = (0..authors.len()).collect();
+    for (from, to) in author_merge::merge(&mut authors, papers) {
+        into[from] = to;
+    }
     // Sorted by slug; `place[ai]` is where author `ai` went. Merged authors (no papers
-    // left) go; their names point elsewhere.
+    // left) go; their authorships point elsewhere.
     let mut numbered: Vec<(usize, Author)> = authors
         .into_iter()
         .enumerate()
         .filter(|(_, a)| !a.papers.is_empty())
         .collect();
-    numbered.sort_unstable_by(|a, b| a.1.slug.cmp(&b.1.slug));
-    let mut place = vec![0; before_merges];
+    numbered.par_sort_unstable_by(|a, b| a.1.slug.cmp(&b.1.slug));
+    let mut place = vec![0u32; into.len()];
     for (to, (from, _)) in numbered.iter().enumerate() {
-        place[*from] = to;
+        place[*from] = to as u32;
     }
     let mut authors: Vec<Author> = numbered.into_iter().map(|(_, a)| a).collect();
     authors.par_iter_mut().for_each(|a| {
@@ -233,11 +240,16 @@ fn authors(papers: &[PaperEntry], published: &[Newest]) -> (Vec<Author>, FxHashM
         // A paper that lists a person twice, once by initials.
         a.papers.dedup();
     });
-    let author_index: FxHashMap<String, usize> = by_name
-        .into_iter()
-        .map(|(name, ai)| (name.to_string(), place[ai]))
-        .collect();
-    (authors, author_index)
+    author_of
+        .par_iter_mut()
+        .for_each(|ai| *ai = place[into[*ai as usize]]);
+    (
+        authors,
+        Authorships {
+            start,
+            author: author_of,
+        },
+    )
 }
 
 /// Whether `term` is one of the paper's categories, with a page of its own: for an arXiv

@@ -68,6 +68,21 @@ pub struct Author {
     pub papers: Vec<usize>,
 }
 
+/// Every paper's authors, in one list: `author[start[i]..start[i + 1]]` are paper `i`'s.
+pub struct Authorships {
+    start: Vec<u32>,
+    author: Vec<u32>,
+}
+
+impl Authorships {
+    /// Paper `i`'s authors, as indexes into `Site::authors`.
+    pub fn of(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        self.author[self.start[i] as usize..self.start[i + 1] as usize]
+            .iter()
+            .map(|&a| a as usize)
+    }
+}
+
 pub struct Site {
     /// Sorted by id.
     pub papers: Vec<PaperEntry>,
@@ -80,8 +95,8 @@ pub struct Site {
     pub week_of: Vec<Option<usize>>,
     /// Sorted by slug.
     pub authors: Vec<Author>,
-    /// Author name -> index into `authors`.
-    pub author_index: FxHashMap<String, usize>,
+    /// Each paper's authors as indexes into `authors`, in byline order.
+    pub authorships: Authorships,
     /// Paper index -> related papers, most similar first (filled by `compute_related`).
     pub related: Vec<Vec<usize>>,
     /// The site's own categories, most important first (`Config::site_categories`): the

@@ -138,11 +138,10 @@ pub fn paper_page_extras(
     let authors = f
         .authors
         .iter()
-        .map(|a| Link {
+        .zip(site.authorships.of(i))
+        .map(|(a, ai)| Link {
             name: a.clone(),
-            url: urls.path(&author_rel(
-                &site.authors[site.author_index[a.as_str()]].slug,
-            )),
+            url: urls.path(&author_rel(&site.authors[ai].slug)),
         })
         .collect();
     let related = site.related[i]
