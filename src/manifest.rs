@@ -81,9 +81,81 @@ struct File<P> {
 pub struct Previous {
     /// The site-wide inputs it was built from.
     pub site: Fingerprint,
-    pub pages: FxHashMap<String, Fingerprint>,
+    pub pages: Listed,
     pub corpus: Fingerprint,
     pub related: Vec<Vec<usize>>,
+}
+
+/// The files a manifest lists, each with the fingerprint it was made with. A build looks up
+/// every one of its files here (240,000 at 100,000 papers): by a 128-bit hash of the path,
+/// like fingerprints too wide for collisions to be a concern, so that a lookup reads no
+/// path string (reading them was most of what keeping an unchanged file cost).
+pub struct Listed {
+    /// Sorted by path, one entry per path.
+    files: Vec<(String, Fingerprint)>,
+    by_path: FxHashMap<u128, (Fingerprint, u32)>,
+}
+
+/// What a path is looked up by.
+pub fn path_key(rel: &str) -> u128 {
+    xxhash_rust::xxh3::xxh3_128(rel.as_bytes())
+}
+
+impl Listed {
+    pub fn new(mut files: Vec<(String, Fingerprint)>) -> Listed {
+        // Saved sorted; a path listed twice (a static file over a page) counts as its
+        // last entry, as it did when the list was collected into a map.
+        if !files.is_sorted() {
+            files.sort_unstable();
+        }
+        files.dedup_by(|later, earlier| {
+            let same = later.0 == earlier.0;
+            if same {
+                std::mem::swap(later, earlier);
+            }
+            same
+        });
+        let by_path = files
+            .iter()
+            .enumerate()
+            .map(|(i, (rel, fp))| (path_key(rel), (*fp, i as u32)))
+            .collect();
+        Listed { files, by_path }
+    }
+
+    /// Where `rel` is among the files, and its fingerprint; `key` is `path_key(rel)`.
+    pub fn get(&self, key: u128) -> Option<(usize, Fingerprint)> {
+        self.by_path.get(&key).map(|&(fp, i)| (i as usize, fp))
+    }
+
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
+    pub fn files(&self) -> &[(String, Fingerprint)] {
+        &self.files
+    }
+
+    /// The files whose path starts with `prefix`.
+    pub fn under(&self, prefix: &str) -> &[(String, Fingerprint)] {
+        let from = self.files.partition_point(|(rel, _)| rel.as_str() < prefix);
+        let len = self.files[from..].partition_point(|(rel, _)| rel.starts_with(prefix));
+        &self.files[from..from + len]
+    }
+
+    pub fn into_files(self) -> Vec<(String, Fingerprint)> {
+        self.files
+    }
+}
+
+impl Default for Listed {
+    fn default() -> Listed {
+        Listed::new(Vec::new())
+    }
 }
 
 /// Where the manifest of an output folder lives: beside it, hidden.
@@ -117,7 +189,7 @@ pub fn load(output: &Path) -> Option<Previous> {
     }
     Some(Previous {
         site: file.site,
-        pages: file.pages.into_iter().collect(),
+        pages: Listed::new(file.pages),
         corpus: file.corpus,
         related: file
             .related
@@ -128,8 +200,8 @@ pub fn load(output: &Path) -> Option<Previous> {
 }
 
 /// What the standby folder holds; none when its manifest is missing or unreadable.
-pub fn read_standby(output: &Path) -> Option<FxHashMap<String, Fingerprint>> {
-    read(&standby_path(output), output).map(|f| f.pages.into_iter().collect())
+pub fn read_standby(output: &Path) -> Option<Listed> {
+    read(&standby_path(output), output).map(|f| Listed::new(f.pages))
 }
 
 /// Removes the standby folder's manifest once it is read: the build about to change the
@@ -164,7 +236,8 @@ pub fn after_swap(output: &Path, replaced_is_standby: bool) -> Result<()> {
 /// What `save` records.
 pub struct Record<'a> {
     pub site: Fingerprint,
-    pub pages: Vec<(String, Fingerprint)>,
+    /// Sorted here; the caller frees them.
+    pub pages: &'a mut Vec<(String, Fingerprint)>,
     pub corpus: Fingerprint,
     pub related: &'a [Vec<usize>],
 }
@@ -172,7 +245,7 @@ pub struct Record<'a> {
 pub fn save(output: &Path, record: Record) -> Result<()> {
     let Record {
         site,
-        mut pages,
+        pages,
         corpus,
         related,
     } = record;
@@ -220,4 +293,47 @@ pub fn binary_identity() -> String {
             format!("{} {} {mtime}", env!("CARGO_PKG_VERSION"), m.len())
         })
         .unwrap_or_else(|_| format!("{} unknown", env!("CARGO_PKG_VERSION")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn listed(files: &[(&str, u128)]) -> Listed {
+        Listed::new(files.iter().map(|(r, f)| (r.to_string(), *f)).collect())
+    }
+
+    #[test]
+    fn a_path_listed_twice_counts_as_its_last_entry_and_lookups_find_each_path() {
+        // As saved: sorted by path, then fingerprint; `404.html` a page, then a static file.
+        let l = listed(&[
+            ("404.html", 1),
+            ("404.html", 7),
+            ("index.html", 3),
+            ("papers/a/index.html", 4),
+        ]);
+        assert_eq!(l.len(), 3);
+        assert_eq!(l.get(path_key("404.html")), Some((0, 7)));
+        assert_eq!(l.get(path_key("index.html")), Some((1, 3)));
+        assert_eq!(l.get(path_key("papers/a/index.html")), Some((2, 4)));
+        assert_eq!(l.get(path_key("papers/b/index.html")), None);
+        assert_eq!(l.files()[0], ("404.html".to_string(), 7));
+    }
+
+    #[test]
+    fn under_gives_the_files_below_a_prefix_in_order_whatever_order_they_came_in() {
+        let l = listed(&[
+            ("search/meta.json", 1),
+            ("papers/x/index.html", 2),
+            ("search/lex/ab.json", 3),
+            ("searching.html", 4),
+            ("search.html", 5),
+            ("zzz.html", 6),
+        ]);
+        let under: Vec<&str> = l.under("search/").iter().map(|(r, _)| r.as_str()).collect();
+        assert_eq!(under, ["search/lex/ab.json", "search/meta.json"]);
+        assert!(l.under("nothing/").is_empty());
+        assert_eq!(l.under("").len(), 6);
+        assert!(Listed::default().under("search/").is_empty());
+    }
 }

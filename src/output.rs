@@ -2,14 +2,13 @@
 //! standby copy of the site before, or a new staging folder), swapped in whole at the end.
 //! A build that fails leaves the site in the target as it was.
 
-use crate::manifest::Fingerprint;
+use crate::manifest::{Fingerprint, Listed, path_key};
 use anyhow::{Context, Result, bail};
-// Keys are the site's own paths, from its own manifests: FxHash, several times faster than
-// SipHash, is safe here, and every page looks itself up twice.
-use rustc_hash::{FxHashMap, FxHashSet};
+// Keys are the site's own paths: FxHash, several times faster than SipHash, is safe here.
+use rustc_hash::FxHashSet;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 pub struct Output {
     /// Where this build writes: the standby copy of the site, brought up to date in place,
@@ -22,21 +21,41 @@ pub struct Output {
     html_pages: AtomicUsize,
     bytes: AtomicUsize,
     /// The files of the site now in `target`, by fingerprint: linked when unchanged.
-    current: FxHashMap<String, Fingerprint>,
+    current: Listed,
+    /// Which of `current` were linked.
+    linked: Marks,
     /// The files `dir` already holds, by fingerprint: kept when unchanged.
-    standby: FxHashMap<String, Fingerprint>,
+    standby: Listed,
+    /// Which of `standby` were kept.
+    kept: Marks,
     /// An incremental build keeps the site it replaces as the next build's standby.
     keep_replaced: bool,
     reused: AtomicUsize,
-    /// Every file written or reused, for the next build's manifest.
+    /// Every file written, for the next build's manifest (with the kept and linked ones).
     pages: Mutex<Vec<(String, Fingerprint)>>,
+}
+
+/// One flag per file of a list, set from any thread: which files this build kept, without
+/// a lock or a copy of their paths.
+struct Marks(Vec<AtomicU64>);
+
+impl Marks {
+    fn new(len: usize) -> Marks {
+        Marks((0..len.div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
+    }
+    fn set(&self, i: usize) {
+        self.0[i / 64].fetch_or(1 << (i % 64), Ordering::Relaxed);
+    }
+    fn get(&self, i: usize) -> bool {
+        self.0[i / 64].load(Ordering::Relaxed) & (1 << (i % 64)) != 0
+    }
 }
 
 /// What an incremental build may reuse: the files of the site now in the target folder
 /// and, when its manifest survived, those of the standby folder beside it.
 pub struct Reuse {
-    pub current: FxHashMap<String, Fingerprint>,
-    pub standby: Option<FxHashMap<String, Fingerprint>>,
+    pub current: Listed,
+    pub standby: Option<Listed>,
 }
 
 /// The site before the current one, kept beside it (`.public.standby`) so that the next
@@ -121,7 +140,7 @@ impl Output {
         let keep_replaced = reuse.is_some();
         let (current, standby) = match reuse {
             Some(Reuse { current, standby }) => (current, standby),
-            None => (FxHashMap::default(), None),
+            None => (Listed::default(), None),
         };
         let standby_dir = standby_dir(target);
         let (dir, fresh, standby) = match standby {
@@ -143,7 +162,7 @@ impl Output {
                 (
                     staging.path().to_path_buf(),
                     Some(staging),
-                    FxHashMap::default(),
+                    Listed::default(),
                 )
             }
         };
@@ -154,7 +173,9 @@ impl Output {
             files: AtomicUsize::new(0),
             html_pages: AtomicUsize::new(0),
             bytes: AtomicUsize::new(0),
+            linked: Marks::new(current.len()),
             current,
+            kept: Marks::new(standby.len()),
             standby,
             keep_replaced,
             reused: AtomicUsize::new(0),
@@ -191,11 +212,18 @@ impl Output {
     /// Keeps `rel` where this build writes, or links it from the current site, if it was
     /// made there from inputs with this fingerprint; false when it must be made again.
     pub fn reuse(&self, rel: &str, fingerprint: Fingerprint) -> Result<bool> {
-        if self.standby.get(rel) == Some(&fingerprint) {
-            self.kept(rel, fingerprint);
+        let key = path_key(rel);
+        if let Some((i, fp)) = self.standby.get(key)
+            && fp == fingerprint
+        {
+            self.kept.set(i);
+            self.count_reused(rel);
             return Ok(true);
         }
-        if self.current.get(rel) != Some(&fingerprint) {
+        let Some((i, fp)) = self.current.get(key) else {
+            return Ok(false);
+        };
+        if fp != fingerprint {
             return Ok(false);
         }
         let path = self.staged_path(rel)?;
@@ -214,26 +242,31 @@ impl Output {
         if linked.is_err() {
             return Ok(false);
         }
-        self.kept(rel, fingerprint);
+        self.linked.set(i);
+        self.count_reused(rel);
         Ok(true)
     }
 
-    fn kept(&self, rel: &str, fingerprint: Fingerprint) {
-        self.record(rel, fingerprint);
+    fn count_reused(&self, rel: &str) {
         self.reused.fetch_add(1, Ordering::Relaxed);
         self.count(rel, 0);
     }
 
-    /// The current site's files below `prefix`, with the fingerprints they were made with.
-    pub fn previous_under(&self, prefix: &str) -> Vec<(String, Fingerprint)> {
-        let mut list: Vec<(String, Fingerprint)> = self
-            .current
-            .iter()
-            .filter(|(rel, _)| rel.starts_with(prefix))
-            .map(|(rel, fp)| (rel.clone(), *fp))
-            .collect();
-        list.sort();
-        list
+    /// The current site's files below `prefix`, with the fingerprints they were made with,
+    /// by path.
+    pub fn previous_under(&self, prefix: &str) -> &[(String, Fingerprint)] {
+        self.current.under(prefix)
+    }
+
+    /// Whether this build made `rel` so far: wrote it, kept it or linked it.
+    fn made(&self, rel: &str, written: &FxHashSet<&str>) -> bool {
+        let key = path_key(rel);
+        written.contains(rel)
+            || self.standby.get(key).is_some_and(|(i, _)| self.kept.get(i))
+            || self
+                .current
+                .get(key)
+                .is_some_and(|(i, _)| self.linked.get(i))
     }
 
     fn lock_pages(&self) -> std::sync::MutexGuard<'_, Vec<(String, Fingerprint)>> {
@@ -306,7 +339,7 @@ impl Output {
     fn write_file(&self, rel: &str, bytes: &[u8]) -> Result<()> {
         // Most files an incremental build writes replace an older version in the standby
         // folder: that one is removed first, and its folder is known to be there.
-        let replaces = self.standby.contains_key(rel) && Self::is_inside(rel);
+        let replaces = self.standby.get(path_key(rel)).is_some() && Self::is_inside(rel);
         let path = if replaces {
             let path = self.dir.join(rel);
             let _ = std::fs::remove_file(&path);
@@ -344,12 +377,15 @@ impl Output {
         }
         // A static file over a page (a site's own `404.html`) replaces what this build
         // rendered there, whatever the last build left.
-        let over_pages: FxHashSet<String> = self
-            .lock_pages()
-            .iter()
-            .filter(|(rel, _)| files.contains_key(rel))
-            .map(|(rel, _)| rel.clone())
-            .collect();
+        let over_pages: FxHashSet<String> = {
+            let pages = self.lock_pages();
+            let written: FxHashSet<&str> = pages.iter().map(|(rel, _)| rel.as_str()).collect();
+            files
+                .keys()
+                .filter(|rel| self.made(rel, &written))
+                .cloned()
+                .collect()
+        };
         for (rel, path) in files {
             let bytes =
                 std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
@@ -369,14 +405,17 @@ impl Output {
     }
 
     /// Removes what the standby held that this build did not make, and the folders
-    /// that leaves empty.
-    fn remove_stale(&self, pages: &[(String, Fingerprint)]) -> Result<()> {
+    /// that leaves empty. `written` are the files this build wrote.
+    fn remove_stale(&self, written: &[(String, Fingerprint)]) -> Result<()> {
         use rayon::prelude::*;
-        let made: FxHashSet<&str> = pages.iter().map(|(rel, _)| rel.as_str()).collect();
-        let kept: Vec<&str> = self.standby.keys().map(String::as_str).collect();
-        let stale: Vec<&str> = kept
-            .into_par_iter()
-            .filter(|rel| !made.contains(rel))
+        let written: FxHashSet<&str> = written.iter().map(|(rel, _)| rel.as_str()).collect();
+        let stale: Vec<&str> = self
+            .standby
+            .files()
+            .par_iter()
+            .enumerate()
+            .filter(|&(i, (rel, _))| !self.kept.get(i) && !self.made(rel, &written))
+            .map(|(_, (rel, _))| rel.as_str())
             .collect();
         stale
             .par_iter()
@@ -401,12 +440,24 @@ impl Output {
     /// True in the second place when the replaced site was kept as the next build's
     /// standby.
     pub fn commit(mut self) -> Result<(Vec<(String, Fingerprint)>, bool)> {
-        let pages = std::mem::take(&mut *self.lock_pages());
+        let mut pages = std::mem::take(&mut *self.lock_pages());
         self.remove_stale(&pages)?;
-        crate::drop_in_background((
+        let (current, standby) = (
             std::mem::take(&mut self.current),
             std::mem::take(&mut self.standby),
-        ));
+        );
+        let kept = |list: Listed, marks: &Marks| -> Vec<(String, Fingerprint)> {
+            list.into_files()
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| marks.get(*i))
+                .map(|(_, file)| file)
+                .collect()
+        };
+        let (from_standby, from_current) =
+            rayon::join(|| kept(standby, &self.kept), || kept(current, &self.linked));
+        pages.extend(from_standby);
+        pages.extend(from_current);
         let dir = match self.fresh {
             Some(staging) => staging.keep(),
             None => self.dir,

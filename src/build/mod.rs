@@ -142,7 +142,7 @@ fn related_papers(
     previous: Option<crate::manifest::Previous>,
     site_fp: Fingerprint,
     corpus: Fingerprint,
-    standby: Option<rustc_hash::FxHashMap<String, Fingerprint>>,
+    standby: Option<crate::manifest::Listed>,
     terms_cache: Option<&Path>,
 ) -> Result<Option<Reuse>> {
     Ok(match previous {
@@ -295,14 +295,14 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
     bar.finish();
     let (pages, files, bytes, reused) = (out.html_pages(), out.files(), out.bytes(), out.reused());
     crate::manifest::set_aside(output)?;
-    let (manifest, replaced_is_standby) = out.commit()?;
+    let (mut manifest, replaced_is_standby) = out.commit()?;
     crate::manifest::after_swap(output, replaced_is_standby)?;
     steps.done("swap in");
     crate::manifest::save(
         output,
         crate::manifest::Record {
             site: site_fp,
-            pages: manifest,
+            pages: &mut manifest,
             corpus,
             related: &site.related,
         },
@@ -321,6 +321,6 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
         temporaries_removed,
     };
     drop(ctx);
-    crate::drop_in_background(site);
+    crate::drop_in_background((site, manifest));
     Ok(report)
 }
