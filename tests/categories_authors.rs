@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{assert_ok, example_site, paperboy, read};
+use common::{assert_ok, edit, example_site, paperboy, read};
 use std::path::Path;
 
 fn built() -> tempfile::TempDir {
@@ -104,4 +104,44 @@ fn a_person_named_by_initials_and_in_full_has_one_page_and_namesakes_keep_theirs
             "{initials} {full}"
         );
     }
+}
+
+#[test]
+fn spellings_that_share_a_url_share_a_page_named_as_the_first_paper_names_it() {
+    let site = example_site();
+    let papers = site.path().join("content/papers");
+    // "Tom Götz" and "Tom Gotz" have one URL (`tom-gotz`); the second paper names him
+    // twice. Papers go by id: gr-qc/0103067 is the first to name him.
+    edit(
+        papers.join("0103/gr-qc-0103067.md"),
+        r#"authors = ["Mark P. Haugan", "C. Lämmerzahl"]"#,
+        r#"authors = ["Mark P. Haugan", "C. Lämmerzahl", "Tom Götz"]"#,
+    );
+    edit(
+        papers.join("0301/hep-ph-0301050.md"),
+        r#"authors = ["Andre de Gouvea", "Hitoshi Murayama"]"#,
+        r#"authors = ["Tom Gotz", "Andre de Gouvea", "Hitoshi Murayama", "Tom Gotz"]"#,
+    );
+    assert_ok(&paperboy(site.path(), &["build"]));
+    let public = site.path().join("public");
+    let page = read(public.join("authors/tom-gotz/index.html"));
+    assert!(page.contains("<h1>Tom Götz</h1>"), "{page}");
+    assert!(page.contains("2 papers in this digest"), "{page}");
+    for id in ["gr-qc-0103067", "hep-ph-0301050"] {
+        assert!(page.contains(&format!("/papers/{id}/")), "{id}: {page}");
+    }
+    // Each byline links every spelling, as written, to that page; the other authors
+    // keep theirs.
+    let first = read(public.join("papers/gr-qc-0103067/index.html"));
+    assert!(first.contains(r#"/authors/tom-gotz/">Tom Götz</a>"#));
+    let second = read(public.join("papers/hep-ph-0301050/index.html"));
+    assert_eq!(
+        second
+            .matches(r#"/authors/tom-gotz/">Tom Gotz</a>"#)
+            .count(),
+        2,
+        "{second}"
+    );
+    assert!(second.contains(r#"/authors/hitoshi-murayama/">Hitoshi Murayama</a>"#));
+    assert!(second.contains(r#"/authors/andre-de-gouvea/">Andre de Gouvea</a>"#));
 }
