@@ -442,22 +442,27 @@ impl Output {
     pub fn commit(mut self) -> Result<(Vec<(String, Fingerprint)>, bool)> {
         let mut pages = std::mem::take(&mut *self.lock_pages());
         self.remove_stale(&pages)?;
-        let (current, standby) = (
-            std::mem::take(&mut self.current),
-            std::mem::take(&mut self.standby),
+        // Kept files take their paths from the standby's list; linked ones (a few, on a
+        // weekly build) are copied out of the current site's, which is freed aside.
+        let current = std::mem::take(&mut self.current);
+        pages.extend(
+            current
+                .files()
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| self.linked.get(*i))
+                .map(|(_, file)| file.clone()),
         );
-        let kept = |list: Listed, marks: &Marks| -> Vec<(String, Fingerprint)> {
-            list.into_files()
+        crate::drop_in_background(current);
+        let standby = std::mem::take(&mut self.standby);
+        pages.extend(
+            standby
+                .into_files()
                 .into_iter()
                 .enumerate()
-                .filter(|(i, _)| marks.get(*i))
-                .map(|(_, file)| file)
-                .collect()
-        };
-        let (from_standby, from_current) =
-            rayon::join(|| kept(standby, &self.kept), || kept(current, &self.linked));
-        pages.extend(from_standby);
-        pages.extend(from_current);
+                .filter(|(i, _)| self.kept.get(*i))
+                .map(|(_, file)| file),
+        );
         let dir = match self.fresh {
             Some(staging) => staging.keep(),
             None => self.dir,
