@@ -98,7 +98,7 @@ pub struct Listed {
 
 /// What a path is looked up by.
 pub fn path_key(rel: &str) -> u128 {
-    xxhash_rust::xxh3::xxh3_128(rel.as_bytes())
+    of_bytes(rel.as_bytes())
 }
 
 impl Listed {

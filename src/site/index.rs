@@ -5,12 +5,12 @@ use super::abstracts::Files;
 use super::read::DigestFile;
 use super::slugs::{author_slug, category_slug};
 use super::{Author, Authorships, Category, DigestEntry, PaperEntry, Site, author_merge, taxonomy};
+use crate::manifest::of_bytes;
 use crate::store::frontmatter::PaperFront;
 use anyhow::{Result, anyhow, bail};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use std::path::PathBuf;
-use xxhash_rust::xxh3::xxh3_128;
 
 pub(super) fn index(
     mut papers: Vec<PaperEntry>,
@@ -197,7 +197,7 @@ fn authors(papers: &[PaperEntry], published: &[Newest]) -> (Vec<Author>, Authors
         .flat_map_iter(|(i, p)| {
             p.front.authors.iter().enumerate().map(move |(j, name)| {
                 let slug = author_slug(name);
-                (xxh3_128(slug.as_bytes()), i as u32, j as u32)
+                (of_bytes(slug.as_bytes()), i as u32, j as u32)
             })
         })
         .collect();
