@@ -36,7 +36,7 @@ use rustc_hash::FxHashMap;
 use state::{MAX_SEGMENTS, STATE_MAGIC, with_segment};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
-use terms::{Collected, DocTerms, Postings, Stems, merge_batch, weighted_terms};
+use terms::{ChunkTerms, Collected, Postings, Tokenizer};
 
 /// Stems in at least this many papers get a postings file of their own; rarer ones share a
 /// file with the stems of the same prefix.
@@ -62,6 +62,10 @@ pub type Emit<'a> = dyn Fn(String, Fingerprint, &dyn Fn() -> anyhow::Result<Stri
 
 /// Papers tokenized at once.
 const BATCH: usize = 4096;
+
+/// Papers tokenized together on one core, sharing one table of words: small enough that
+/// a batch keeps eight cores busy, large enough that most of a chunk's words recur.
+const CHUNK_PAPERS: usize = 512;
 
 /// The abstracts of papers `docs`, read together where they are consecutive.
 fn abstracts_for<'s>(site: &'s Site, docs: &[usize]) -> anyhow::Result<Vec<Cow<'s, str>>> {
@@ -132,13 +136,17 @@ pub fn build_index(
         all.fresh_words = Some(Vec::new());
     }
     let batches: Vec<&[usize]> = todo.chunks(BATCH).collect();
-    let tokenize_batch = |docs: &[usize]| -> anyhow::Result<Vec<DocTerms>> {
+    let tokenize_batch = |docs: &[usize]| -> anyhow::Result<Vec<ChunkTerms>> {
         let abstracts = abstracts_for(site, docs)?;
         Ok(docs
-            .par_iter()
-            .zip(abstracts.par_iter())
-            .map_init(Stems::new, |stems, (&i, a)| {
-                weighted_terms(stems, i, &site.papers[i], a)
+            .par_chunks(CHUNK_PAPERS)
+            .zip(abstracts.par_chunks(CHUNK_PAPERS))
+            .map(|(docs, abstracts)| {
+                let mut tokenizer = Tokenizer::new();
+                for (&i, a) in docs.iter().zip(abstracts) {
+                    tokenizer.paper(i, &site.papers[i].front, a);
+                }
+                tokenizer.finish()
             })
             .collect())
     };
@@ -147,21 +155,22 @@ pub fn build_index(
         .map(|docs| tokenize_batch(docs))
         .transpose()?;
     let mut b = 0;
-    while let Some(per_doc) = next.take() {
+    while let Some(chunks) = next.take() {
         // The next batch is tokenized while this one is merged.
         let ((), upcoming) = rayon::join(
-            || merge_batch(&mut all, per_doc),
+            || chunks.into_iter().for_each(|chunk| all.merge(chunk)),
             || batches.get(b + 1).map(|docs| tokenize_batch(docs)),
         );
         next = upcoming.transpose()?;
         b += 1;
     }
-    let mut terms: Vec<(String, Postings)> = all.stems.into_iter().collect();
+    let mut words: Vec<(String, String)> = std::mem::take(&mut all.words).into_iter().collect();
+    let fresh_words = all.fresh_words.take();
+    let mut terms: Vec<(String, Postings)> = all.into_terms();
     terms
         .par_iter_mut()
         .for_each(|(_, list)| list.sort_by_key(|p| p.0));
     terms.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    let mut words: Vec<(String, String)> = all.words.into_iter().collect();
     words.par_sort_unstable();
     // The state is encoded and kept while the files are made.
     let keep_state = || -> anyhow::Result<()> {
@@ -171,7 +180,7 @@ pub fn build_index(
             let bytes = with_segment(STATE_MAGIC.to_vec(), site, &every, &terms, &words)?;
             keep(StateWrite::Whole(bytes));
         } else if !todo.is_empty() {
-            let mut fresh = all.fresh_words.take().unwrap_or_default();
+            let mut fresh = fresh_words.unwrap_or_default();
             fresh.sort_unstable();
             let bytes = with_segment(Vec::new(), site, &todo, &terms, &fresh)?;
             keep(StateWrite::Append(bytes));

@@ -114,7 +114,7 @@ impl KeptState {
             let renumber = renumber.get(first..first + segment.docs.len())?;
             first += segment.docs.len();
             for (term, list) in segment.terms {
-                let postings = all.stems.entry(term).or_default();
+                let postings = all.postings(term);
                 let mut d = 0u32;
                 for (k, (gap, w)) in list.into_iter().enumerate() {
                     d = if k == 0 { gap } else { d.checked_add(gap)? };
