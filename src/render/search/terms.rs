@@ -126,8 +126,9 @@ impl Tokenizer {
         self.add(f.id.as_str(), 3.0);
         self.add(abstract_text, 1.0);
         let doc = doc as u32;
-        // Every weight above is a whole number, and so is their sum (exactly, in an f32,
-        // below 2^24): the same floats whatever order the words came in.
+        // Summed in the order the paper first uses each stem: the paper's own, whatever
+        // chunk it is in. The weights being whole numbers, the sum is exact (below 2^24) and
+        // the same in any order.
         let len = self
             .used
             .iter()
