@@ -36,65 +36,68 @@ pub(super) fn render_authors(ctx: &Ctx, out: &Output, kept: Option<&Path>) -> Re
             None => lines,
         }
     });
-    site.authors.par_iter().try_for_each_init(
-        || ctx.context(),
-        |context, author| {
-            let front = views::author_rel(&author.slug);
-            let split = author_split(author.papers.len());
-            for page in split.pages() {
-                let papers = &author.papers[split.range(page)];
-                let paginator = pager::paginator(&front, split, page, &ctx.urls);
-                let h = ctx.fingerprints.list_page(
-                    "author",
-                    &author.name,
-                    &author.slug,
-                    &paginator,
-                    page,
-                    author.papers.len(),
-                    papers,
-                );
-                let rel = pager::page_rel(&front, page);
-                ctx.page(out, context, "author.html", &rel, h.finish(), |c| {
-                    match &lines {
-                        Some(lines) => {
-                            let held = papers
-                                .iter()
-                                .map(|&i| lines.get(i, c.context))
-                                .collect::<Result<Vec<_>>>()?;
-                            let list: Vec<_> = papers
-                                .iter()
-                                .zip(&held)
-                                .map(|(&i, line)| views::line_item(site, i, line))
-                                .collect();
-                            c.insert("papers", &list);
-                        }
-                        None => {
-                            let list: Vec<_> = papers
-                                .iter()
-                                .map(|&i| views::paper_line(site, i, &ctx.urls))
-                                .collect();
-                            c.insert("papers", &list);
-                        }
-                    }
-                    c.insert(
+    site.authors
+        .par_iter()
+        .with_max_len(GRAIN)
+        .try_for_each_init(
+            || ctx.context(),
+            |context, author| {
+                let front = views::author_rel(&author.slug);
+                let split = author_split(author.papers.len());
+                for page in split.pages() {
+                    let papers = &author.papers[split.range(page)];
+                    let paginator = pager::paginator(&front, split, page, &ctx.urls);
+                    let h = ctx.fingerprints.list_page(
                         "author",
-                        &views::AuthorView {
-                            name: author.name.clone(),
-                            url: ctx.urls.path(&front),
-                            paper_count: author.papers.len(),
-                        },
+                        &author.name,
+                        &author.slug,
+                        &paginator,
+                        page,
+                        author.papers.len(),
+                        papers,
                     );
-                    c.insert("paginator", &paginator);
-                    Ok(())
-                })
-                .with_context(|| named_by("author", &author.name, site, &author.papers))?;
-            }
-            if let Some(lines) = &lines {
-                lines.release(&author.papers);
-            }
-            Ok::<_, anyhow::Error>(())
-        },
-    )?;
+                    let rel = pager::page_rel(&front, page);
+                    ctx.page(out, context, "author.html", &rel, h.finish(), |c| {
+                        match &lines {
+                            Some(lines) => {
+                                let held = papers
+                                    .iter()
+                                    .map(|&i| lines.get(i, c.context))
+                                    .collect::<Result<Vec<_>>>()?;
+                                let list: Vec<_> = papers
+                                    .iter()
+                                    .zip(&held)
+                                    .map(|(&i, line)| views::line_item(site, i, line))
+                                    .collect();
+                                c.insert("papers", &list);
+                            }
+                            None => {
+                                let list: Vec<_> = papers
+                                    .iter()
+                                    .map(|&i| views::paper_line(site, i, &ctx.urls))
+                                    .collect();
+                                c.insert("papers", &list);
+                            }
+                        }
+                        c.insert(
+                            "author",
+                            &views::AuthorView {
+                                name: author.name.clone(),
+                                url: ctx.urls.path(&front),
+                                paper_count: author.papers.len(),
+                            },
+                        );
+                        c.insert("paginator", &paginator);
+                        Ok(())
+                    })
+                    .with_context(|| named_by("author", &author.name, site, &author.papers))?;
+                }
+                if let Some(lines) = &lines {
+                    lines.release(&author.papers);
+                }
+                Ok::<_, anyhow::Error>(())
+            },
+        )?;
     #[cfg(debug_assertions)]
     if let Some(lines) = &lines {
         debug_assert_eq!(lines.held(), 0, "lines held after every author page");

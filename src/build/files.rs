@@ -22,6 +22,7 @@ pub(super) fn write_search_index(
     let n = ctx.site.papers.len();
     (0..n.div_ceil(search::CHUNK))
         .into_par_iter()
+        .with_max_len(GRAIN)
         .try_for_each(|c| {
             let range = c * search::CHUNK..n.min((c + 1) * search::CHUNK);
             let mut h = ctx.fingerprints.page("search-docs");

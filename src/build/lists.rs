@@ -209,7 +209,7 @@ pub(super) fn render_category_pages(
     pages: &[CategoryPage],
 ) -> Result<()> {
     let site = ctx.site;
-    pages.par_iter().try_for_each_init(
+    pages.par_iter().with_max_len(GRAIN).try_for_each_init(
         || ctx.context(),
         |context, page| {
             let CategoryPage {

@@ -30,6 +30,12 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+/// Items (pages, files) a core takes at a time when a list is shared out. Rayon otherwise
+/// cuts a list into about two pieces per core and each core works through its own; the
+/// pages a week changes are the last few thousand of 100,000 papers, so they all fell in
+/// one piece and one core rendered them while the others had nothing left to take.
+const GRAIN: usize = 256;
+
 /// Related papers listed on each paper's page.
 const RELATED_PER_PAPER: usize = 5;
 
