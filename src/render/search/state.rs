@@ -113,12 +113,23 @@ impl KeptState {
         for segment in self.segments {
             let renumber = renumber.get(first..first + segment.docs.len())?;
             first += segment.docs.len();
-            for (term, list) in segment.terms {
-                let postings = all.postings(term);
+            for (term, mut list) in segment.terms {
+                // Renumbered where it was decoded, and moved rather than copied when the
+                // term is new (in the first segment, every term is).
                 let mut d = 0u32;
-                for (k, (gap, w)) in list.into_iter().enumerate() {
-                    d = if k == 0 { gap } else { d.checked_add(gap)? };
-                    postings.push((*renumber.get(d as usize)?, w));
+                for (k, posting) in list.iter_mut().enumerate() {
+                    d = if k == 0 {
+                        posting.0
+                    } else {
+                        d.checked_add(posting.0)?
+                    };
+                    posting.0 = *renumber.get(d as usize)?;
+                }
+                let postings = all.postings(term);
+                if postings.is_empty() {
+                    *postings = list;
+                } else {
+                    postings.append(&mut list);
                 }
             }
             all.words.extend(segment.words);
