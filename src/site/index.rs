@@ -42,15 +42,14 @@ pub(super) fn index(
                 }
             }
             let categories = categories(&papers, &week_of, &published);
-            Ok((by_id, digests, week_of, categories))
+            Ok((digests, week_of, categories))
         },
         || authors(&papers, &published),
     );
-    let (by_id, digests, week_of, categories) = weeks?;
+    let (digests, week_of, categories) = weeks?;
     Ok(Site {
         related: vec![Vec::new(); papers.len()],
         papers,
-        by_id,
         digests,
         categories,
         week_of,
@@ -65,13 +64,14 @@ pub(super) fn index(
 /// A sort key: newest first by publication time.
 type Newest = std::cmp::Reverse<(i64, u32)>;
 
-/// Paper id -> index; an id in two files is an error.
-fn ids(papers: &[PaperEntry]) -> Result<FxHashMap<String, usize>> {
+/// Paper id -> index; an id in two files is an error. Borrowed: only the digests are
+/// looked up in it.
+fn ids(papers: &[PaperEntry]) -> Result<FxHashMap<&str, usize>> {
     // Keys are ids and names from the site's own files; FxHash is several times faster
     // than SipHash over hundreds of thousands of them.
     let mut by_id = FxHashMap::with_capacity_and_hasher(papers.len(), Default::default());
     for (i, p) in papers.iter().enumerate() {
-        if let Some(prev) = by_id.insert(p.front.id.to_string(), i) {
+        if let Some(prev) = by_id.insert(p.front.id.as_str(), i) {
             bail!(
                 "{}: paper {} is also in {}",
                 p.source_path.display(),
@@ -87,7 +87,7 @@ fn ids(papers: &[PaperEntry]) -> Result<FxHashMap<String, usize>> {
 fn digest_entries(
     digests: Vec<DigestFile>,
     digest_files: &[PathBuf],
-    by_id: &FxHashMap<String, usize>,
+    by_id: &FxHashMap<&str, usize>,
 ) -> Result<Vec<DigestEntry>> {
     let mut entries = Vec::with_capacity(digests.len());
     for (file, path) in digests.into_iter().zip(digest_files) {
@@ -95,7 +95,7 @@ fn digest_entries(
         let lookup = |ids: &[String], key: &str| -> Result<Vec<usize>> {
             ids.iter()
                 .map(|id| {
-                    by_id.get(id).copied().ok_or_else(|| {
+                    by_id.get(id.as_str()).copied().ok_or_else(|| {
                         anyhow!(
                             "{}: key `{key}`: paper {id:?} has no file under content/papers/",
                             path.display()

@@ -86,7 +86,6 @@ impl Authorships {
 pub struct Site {
     /// Sorted by id.
     pub papers: Vec<PaperEntry>,
-    pub by_id: FxHashMap<String, usize>,
     /// Newest week first.
     pub digests: Vec<DigestEntry>,
     /// Sorted by slug.
