@@ -436,3 +436,54 @@ fn ids_and_weeks_that_would_leave_the_site_are_refused() {
     assert!(!site.path().join("content").exists());
     assert!(!Path::new("/tmp/evil.md").exists() && !Path::new("/etc/passwd.md").exists());
 }
+
+#[test]
+fn a_paper_in_two_files_or_a_digest_naming_a_missing_paper_is_an_error_naming_the_files() {
+    let paper = |id: &str| {
+        format!(
+            "+++\nid = \"{id}\"\ntitle = \"t\"\npublished = 2026-01-05T00:00:00Z\nupdated = 2026-01-05T00:00:00Z\n+++\n"
+        )
+    };
+    let site = temp_site(common::BASIC_CONFIG);
+    let papers = site.path().join("content/papers/2601");
+    std::fs::create_dir_all(&papers).unwrap();
+    std::fs::write(papers.join("2601.00001.md"), paper("2601.00001")).unwrap();
+    std::fs::write(papers.join("copy.md"), paper("2601.00001")).unwrap();
+    let out = paperboy(site.path(), &["build"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("paper 2601.00001 is also in")
+            && err.contains("2601.00001.md")
+            && err.contains("copy.md"),
+        "{err}"
+    );
+    assert!(!site.path().join("public").exists(), "nothing published");
+
+    std::fs::remove_file(papers.join("copy.md")).unwrap();
+    std::fs::create_dir_all(site.path().join("content/digests")).unwrap();
+    std::fs::write(
+        site.path().join("content/digests/2026-W02.md"),
+        "+++\nweek = \"2026-W02\"\npapers = [\"2601.00001\", \"2601.09999\"]\n+++\n",
+    )
+    .unwrap();
+    let out = paperboy(site.path(), &["build"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("2026-W02.md")
+            && err.contains("key `papers`")
+            && err.contains("\"2601.09999\" has no file"),
+        "{err}"
+    );
+
+    // Listed by its id, the paper is found.
+    common::edit(
+        site.path().join("content/digests/2026-W02.md"),
+        ", \"2601.09999\"",
+        "",
+    );
+    assert_ok(&paperboy(site.path(), &["build"]));
+    let digest = common::read(site.path().join("public/digests/2026-W02/index.html"));
+    assert!(digest.contains("papers/2601.00001/"), "{digest}");
+}
