@@ -100,8 +100,9 @@ impl Tokenizer {
             let id = match self.chunk.words.get(word.as_ref()) {
                 Some(&id) => id,
                 None => {
-                    let stemmed = stem(&self.stemmer, &word).into_owned();
-                    let id = self.id(Cow::Owned(stemmed));
+                    // A stem already in the table is not copied: most words are their own
+                    // stem, borrowed.
+                    let id = self.id(stem(&self.stemmer, &word));
                     self.chunk.words.insert(word.into_owned(), id);
                     id
                 }
