@@ -130,9 +130,14 @@ pub(super) fn publish_figure(ctx: &Ctx, out: &Output, i: usize) -> Result<()> {
 
 /// Each week's papers as vectors for the reader's browser (`render::foryou`), made again
 /// only for weeks whose papers changed; and the list of weeks the "For you" page ranks.
-pub(super) fn write_foryou(ctx: &Ctx, out: &Output, terms_cache: Option<&Path>) -> Result<()> {
+pub(super) fn write_foryou(
+    ctx: &Ctx,
+    out: &Output,
+    terms_cache: Option<&Path>,
+    held: Option<&[site::related::Terms]>,
+) -> Result<()> {
     let site = ctx.site;
-    let weeks = render::foryou::Weeks::new(site, terms_cache);
+    let weeks = render::foryou::Weeks::new(site, terms_cache, held);
     (0..site.digests.len()).into_par_iter().try_for_each(|di| {
         let d = &site.digests[di];
         let mut h = ctx.fingerprints.page("foryou");

@@ -142,7 +142,8 @@ impl Kept {
 
 /// Related papers for every paper: those of the last build when no paper's words, the
 /// binary or the config changed, else computed (from `terms_cache`'s kept terms where it
-/// has them). Returns what the output can reuse of the last build.
+/// has them). Returns what the output can reuse of the last build, and every paper's
+/// terms where they were counted and held (`Site::compute_related`).
 fn related_papers(
     site: &mut Site,
     previous: Option<crate::manifest::Previous>,
@@ -150,25 +151,27 @@ fn related_papers(
     corpus: Fingerprint,
     standby: Option<crate::manifest::Listed>,
     terms_cache: Option<&Path>,
-) -> Result<Option<Reuse>> {
+) -> Result<(Option<Reuse>, Option<Vec<site::related::Terms>>)> {
     Ok(match previous {
         Some(p) => {
             // The same papers' words, and the same binary and config: the same related
             // papers.
-            if p.site == site_fp && p.corpus == corpus && p.related.len() == site.papers.len() {
+            let held = if p.site == site_fp
+                && p.corpus == corpus
+                && p.related.len() == site.papers.len()
+            {
                 site.related = p.related;
+                None
             } else {
-                site.compute_related(RELATED_PER_PAPER, terms_cache)?;
-            }
-            Some(Reuse {
+                site.compute_related(RELATED_PER_PAPER, terms_cache)?
+            };
+            let reuse = Reuse {
                 current: p.pages,
                 standby,
-            })
+            };
+            (Some(reuse), held)
         }
-        None => {
-            site.compute_related(RELATED_PER_PAPER, terms_cache)?;
-            None
-        }
+        None => (None, site.compute_related(RELATED_PER_PAPER, terms_cache)?),
     })
 }
 
@@ -244,7 +247,8 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
     let corpus = corpus_fingerprint(&site);
     steps.done("fingerprints");
     let terms_cache = kept.as_ref().map(|k| k.related_terms.as_path());
-    let reuse = related_papers(&mut site, previous, site_fp, corpus, standby, terms_cache)?;
+    let (reuse, held_terms) =
+        related_papers(&mut site, previous, site_fp, corpus, standby, terms_cache)?;
     steps.done("related papers");
     let mut base = tera::Context::new();
     base.insert("site", &site_view);
@@ -259,6 +263,11 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
     };
     let out = Output::new(output, reuse)?;
     let bar = crate::progress::Progress::new(progress && site.papers.len() > 2000);
+
+    // Next to related papers, while the terms it counted are held: For you reads them too.
+    write_foryou(&ctx, &out, terms_cache, held_terms.as_deref())?;
+    drop(held_terms);
+    steps.done("for-you vectors");
 
     render_papers(&ctx, &out, &bar)?;
     steps.done("render papers");
@@ -285,9 +294,6 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
 
     render_feeds(&ctx, &out)?;
     steps.done("feeds, sitemap, robots");
-
-    write_foryou(&ctx, &out, terms_cache)?;
-    steps.done("for-you vectors");
 
     out.copy_dirs(
         &[

@@ -60,8 +60,10 @@ struct WeekFile<'a> {
 pub struct Weeks<'a> {
     site: &'a Site,
     counter: TermCounter,
-    /// The terms the related-papers step kept (`.cache/related-terms.bin`), so that the
-    /// papers are not counted a second time; those it lacks are counted here.
+    /// The terms the related-papers step held (every paper's) or kept
+    /// (`.cache/related-terms.bin`), so that the papers are not counted a second time;
+    /// those it lacks are counted here.
+    held: Option<&'a [Terms]>,
     kept: Option<crate::site::terms_cache::TermCache>,
     /// Per week: its papers and how many of them have each term.
     df: Vec<std::sync::OnceLock<anyhow::Result<WeekDf>>>,
@@ -81,11 +83,19 @@ fn week_df(terms: &[Terms]) -> WeekDf {
 }
 
 impl<'a> Weeks<'a> {
-    pub fn new(site: &'a Site, terms_cache: Option<&std::path::Path>) -> Weeks<'a> {
+    pub fn new(
+        site: &'a Site,
+        terms_cache: Option<&std::path::Path>,
+        held: Option<&'a [Terms]>,
+    ) -> Weeks<'a> {
         Weeks {
             site,
             counter: TermCounter::default(),
-            kept: terms_cache.and_then(crate::site::terms_cache::TermCache::open),
+            held,
+            kept: match held {
+                Some(_) => None,
+                None => terms_cache.and_then(crate::site::terms_cache::TermCache::open),
+            },
             df: (0..site.digests.len())
                 .map(|_| std::sync::OnceLock::new())
                 .collect(),
@@ -101,13 +111,14 @@ impl<'a> Weeks<'a> {
     fn terms(&self, di: usize) -> anyhow::Result<Vec<Terms>> {
         let site = self.site;
         let ids: Vec<usize> = self.papers(di).collect();
-        let kept = match &self.kept {
-            Some(k) => k.get(
+        let kept = match (self.held, &self.kept) {
+            (Some(held), _) => ids.iter().map(|&i| Some(held[i].clone())).collect(),
+            (None, Some(k)) => k.get(
                 &ids.iter()
                     .map(|&i| site.papers[i].corpus_hash)
                     .collect::<Vec<_>>(),
             ),
-            None => vec![None; ids.len()],
+            (None, None) => vec![None; ids.len()],
         };
         ids.iter()
             .zip(kept)

@@ -1,11 +1,14 @@
 //! Related papers: tf-idf over titles and abstracts, cosine similarity, a handful per paper,
 //! computed at build time. Each paper keeps only its strongest terms and very common terms
 //! are skipped, so the work grows with the corpus rather than with its square. Terms are
-//! held as 64-bit hashes and documents are tokenized twice (once for document frequencies,
-//! once for their vectors), so memory stays at a few hundred bytes per paper.
+//! held as 64-bit hashes and documents are read twice (once for document frequencies,
+//! once for their vectors), so they need not be held: a build holds them where it counted
+//! them all (`Site::compute_related`), and counts a batch at a time for each pass past
+//! that, so memory stays at a few hundred bytes per paper.
 
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
+use std::borrow::Cow;
 use std::hash::Hasher as _;
 
 /// Terms kept per paper.
@@ -193,11 +196,12 @@ const MAX_DF: u32 = 2_000;
 const BATCH: usize = 256;
 
 /// For each of `n` documents, up to `k` others, most similar first. `terms(range)` gives
-/// those documents' terms (`TermCounter::terms`); each is asked for twice, a batch at a
-/// time, so they need not all be in memory at once.
-pub fn related<E: Send>(
+/// those documents' terms (`TermCounter::terms`), counted or borrowed from where they are
+/// held; each is asked for twice, a batch at a time, so they need not all be in memory at
+/// once.
+pub fn related<'t, E: Send>(
     n: usize,
-    terms: impl Fn(std::ops::Range<usize>) -> Result<Vec<Terms>, E> + Sync,
+    terms: impl Fn(std::ops::Range<usize>) -> Result<Cow<'t, [Terms]>, E> + Sync,
     k: usize,
 ) -> Result<Vec<Vec<usize>>, E> {
     let batches = n.div_ceil(BATCH);
@@ -208,8 +212,8 @@ pub fn related<E: Send>(
     let df: FxHashMap<u64, u32> = (0..batches)
         .into_par_iter()
         .try_fold(FxHashMap::default, |mut df, b| {
-            for doc in batch(b)? {
-                for (t, _) in doc {
+            for doc in batch(b)?.iter() {
+                for &(t, _) in doc {
                     *df.entry(t).or_default() += 1;
                 }
             }
@@ -226,10 +230,10 @@ pub fn related<E: Send>(
     // would make the work grow with the square of the corpus (arXiv holds thousands of
     // identical "This paper has been withdrawn" abstracts).
     let max_df = (((n as f32) * 0.1) as u32).clamp(3, MAX_DF);
-    let vector = |doc: Terms| -> Vec<(u64, f32)> {
+    let vector = |doc: &Terms| -> Vec<(u64, f32)> {
         let mut v: Vec<(u64, f32)> = doc
-            .into_iter()
-            .filter_map(|(t, f)| {
+            .iter()
+            .filter_map(|&(t, f)| {
                 let d = df[&t];
                 (d >= 2 && d <= max_df).then(|| (t, (1.0 + f.ln()) * ((n as f32) / d as f32).ln()))
             })
@@ -244,7 +248,7 @@ pub fn related<E: Send>(
     };
     let vectors: Vec<Vec<(u64, f32)>> = (0..batches)
         .into_par_iter()
-        .map(|b| Ok(batch(b)?.into_iter().map(vector).collect::<Vec<_>>()))
+        .map(|b| Ok(batch(b)?.iter().map(vector).collect::<Vec<_>>()))
         .collect::<Result<Vec<Vec<_>>, E>>()?
         .into_iter()
         .flatten()
@@ -337,12 +341,12 @@ mod tests {
         let r = related(
             docs.len(),
             |range| {
-                Ok::<_, ()>(
+                Ok::<_, ()>(Cow::Owned(
                     docs[range]
                         .iter()
                         .map(|d| counter.terms(d.0, d.1))
                         .collect(),
-                )
+                ))
             },
             2,
         )
@@ -375,14 +379,14 @@ mod tests {
         let r = related(
             n,
             |range| {
-                Ok::<_, ()>(
+                Ok::<_, ()>(Cow::Owned(
                     range
                         .map(|i| {
                             let (t, a) = text(i);
                             counter.terms(&t, &a)
                         })
                         .collect(),
-                )
+                ))
             },
             5,
         )

@@ -73,11 +73,11 @@ const BATCH: usize = 4096;
 /// Keeps the terms of every paper, as (corpus hash, terms). `terms(range)` gives them for a
 /// range of papers; only the papers `kept` (the file at `path`, as opened before this
 /// build) lacks are asked for. Failing to write only costs the next build the counting.
-pub fn save<E: Send>(
+pub fn save<'t, E: Send>(
     path: &Path,
     hashes: &[Fingerprint],
     kept: Option<&TermCache>,
-    terms: impl Fn(std::ops::Range<usize>) -> Result<Vec<Terms>, E> + Sync,
+    terms: impl Fn(std::ops::Range<usize>) -> Result<std::borrow::Cow<'t, [Terms]>, E> + Sync,
 ) -> Result<(), E> {
     use rayon::prelude::*;
     let kept = kept.map(|k| &k.records);
@@ -136,7 +136,7 @@ mod tests {
         let asked = Mutex::new(Vec::new());
         save::<()>(path, hashes, kept, |r| {
             asked.lock().unwrap().push(r.clone());
-            Ok(r.map(terms_of).collect())
+            Ok(std::borrow::Cow::Owned(r.map(terms_of).collect()))
         })
         .unwrap();
         // Asked for on several cores at once: in any order.
