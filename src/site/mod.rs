@@ -153,6 +153,16 @@ impl Site {
         per_paper: usize,
         cache: Option<&Path>,
     ) -> Result<Option<Vec<related::Terms>>> {
+        self.compute_related_holding(per_paper, cache, ALL_TERMS_HELD_UP_TO)
+    }
+
+    /// `compute_related`, holding every paper's terms on a site of up to `held_up_to`.
+    fn compute_related_holding(
+        &mut self,
+        per_paper: usize,
+        cache: Option<&Path>,
+        held_up_to: usize,
+    ) -> Result<Option<Vec<related::Terms>>> {
         let counter = related::TermCounter::default();
         let count = |i: usize| -> Result<related::Terms> {
             Ok(counter.terms(&self.papers[i].front.title, &self.abstract_of(i)?))
@@ -170,7 +180,7 @@ impl Site {
         // Related papers reads every paper's terms twice and the kept file takes them
         // once more: counting them each time was most of what the step cost.
         let held: Option<Vec<related::Terms>> = match kept {
-            None if n <= ALL_TERMS_HELD_UP_TO => Some(
+            None if n <= held_up_to => Some(
                 (0..n.div_ceil(COUNTED_AT_A_TIME))
                     .into_par_iter()
                     .map(|b| count_range(b * COUNTED_AT_A_TIME..n.min((b + 1) * COUNTED_AT_A_TIME)))
@@ -276,4 +286,69 @@ pub fn load_with(
     let mut site = index::index(papers, files, digests, &digest_files)?;
     site.temporaries = temporaries;
     Ok(site)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 600 papers, more than one batch of a related-papers pass: each pair shares a rare
+    /// word, and every paper one of four common ones.
+    fn site(dir: &Path) -> Site {
+        let topics = ["consensus", "graphs", "quantum", "proteins"];
+        let content = dir.join("content");
+        std::fs::create_dir_all(content.join("digests")).unwrap();
+        std::fs::create_dir_all(content.join("papers/2601")).unwrap();
+        for i in 0..600 {
+            let id = format!("2601.{:05}", i + 1);
+            let (topic, pair) = (topics[i % 4], i / 2);
+            std::fs::write(
+                content.join(format!("papers/2601/{id}.md")),
+                format!(
+                    "+++\nid = \"{id}\"\ntitle = \"On zq{pair}x\"\npublished = 2026-01-05T00:00:00Z\nupdated = 2026-01-05T00:00:00Z\nabstract = \"We study {topic} and zq{pair}x, with ww{i}y.\"\n+++\n"
+                ),
+            )
+            .unwrap();
+        }
+        load(&content).unwrap()
+    }
+
+    #[test]
+    fn held_terms_give_the_related_papers_and_kept_terms_that_counting_each_pass_gives() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut held = site(dir.path());
+        let terms = held.compute_related_holding(3, None, usize::MAX).unwrap();
+        assert_eq!(terms.map(|t| t.len()), Some(600));
+        let mut counted = site(dir.path());
+        assert!(
+            counted
+                .compute_related_holding(3, None, 0)
+                .unwrap()
+                .is_none()
+        );
+        assert_eq!(held.related, counted.related);
+        // Each paper relates to its pair first, in every batch.
+        assert!((0..600).all(|i| held.related[i].first() == Some(&(i ^ 1))));
+
+        // The kept terms file each way holds the same terms: a later build reads it.
+        let (a, b) = (dir.path().join("held.bin"), dir.path().join("counted.bin"));
+        site(dir.path())
+            .compute_related_holding(3, Some(&a), usize::MAX)
+            .unwrap();
+        site(dir.path())
+            .compute_related_holding(3, Some(&b), 0)
+            .unwrap();
+        let hashes: Vec<Fingerprint> = held.papers.iter().map(|p| p.corpus_hash).collect();
+        let read = |path: &Path| terms_cache::TermCache::open(path).unwrap().get(&hashes);
+        assert!(read(&a).iter().all(Option::is_some));
+        assert_eq!(read(&a), read(&b));
+        let mut from_kept = site(dir.path());
+        assert!(
+            from_kept
+                .compute_related_holding(3, Some(&a), 0)
+                .unwrap()
+                .is_none()
+        );
+        assert_eq!(from_kept.related, held.related);
+    }
 }
