@@ -243,9 +243,9 @@ impl Site {
     }
 }
 
-/// Papers whose terms a full build counts once and holds, at about 1.3 KB a paper (125 MB
-/// at 100,000 papers, while the build is far from its peak); past it they are counted for
-/// each pass, a batch at a time.
+/// Papers whose terms a build with no kept terms (a full or first build) counts once and
+/// holds, at about 1.3 KB a paper (125 MB at 100,000 papers, while the build is far from
+/// its peak); past it they are counted for each pass, a batch at a time.
 const ALL_TERMS_HELD_UP_TO: usize = 250_000;
 
 /// Papers counted on one core at a time.
