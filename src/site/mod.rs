@@ -181,9 +181,8 @@ impl Site {
         // once more: counting them each time was most of what the step cost.
         let held: Option<Vec<related::Terms>> = match kept {
             None if n <= held_up_to => Some(
-                (0..n.div_ceil(COUNTED_AT_A_TIME))
-                    .into_par_iter()
-                    .map(|b| count_range(b * COUNTED_AT_A_TIME..n.min((b + 1) * COUNTED_AT_A_TIME)))
+                related::batches(n)
+                    .map(count_range)
                     .collect::<Result<Vec<_>>>()?
                     .into_iter()
                     .flatten()
@@ -247,9 +246,6 @@ impl Site {
 /// holds, at about 1.3 KB a paper (125 MB at 100,000 papers, while the build is far from
 /// its peak); past it they are counted for each pass, a batch at a time.
 const ALL_TERMS_HELD_UP_TO: usize = 250_000;
-
-/// Papers counted on one core at a time.
-const COUNTED_AT_A_TIME: usize = 256;
 
 /// New or changed papers whose counted terms are held for the build (about a kilobyte
 /// each); more are counted each time they are asked for.

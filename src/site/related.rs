@@ -1,10 +1,10 @@
 //! Related papers: tf-idf over titles and abstracts, cosine similarity, a handful per paper,
 //! computed at build time. Each paper keeps only its strongest terms and very common terms
 //! are skipped, so the work grows with the corpus rather than with its square. Terms are
-//! held as 64-bit hashes and documents are read twice (once for document frequencies,
-//! once for their vectors), so they need not be held: a build holds them where it counted
-//! them all (`Site::compute_related`), and counts a batch at a time for each pass past
-//! that, so memory stays at a few hundred bytes per paper.
+//! held as 64-bit hashes. `related` reads the documents twice (once for document
+//! frequencies, once for their vectors), a batch at a time, so it needs only a few hundred
+//! bytes per paper; a build that counts every paper's terms holds them for both passes
+//! (`Site::compute_related`).
 
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
@@ -195,6 +195,13 @@ const MAX_DF: u32 = 2_000;
 /// Documents read at a time.
 const BATCH: usize = 256;
 
+/// The ranges of `n` documents read a batch at a time, in order, on all cores.
+pub(crate) fn batches(n: usize) -> impl IndexedParallelIterator<Item = std::ops::Range<usize>> {
+    (0..n.div_ceil(BATCH))
+        .into_par_iter()
+        .map(move |b| b * BATCH..n.min((b + 1) * BATCH))
+}
+
 /// For each of `n` documents, up to `k` others, most similar first. `terms(range)` gives
 /// those documents' terms (`TermCounter::terms`), counted or borrowed from where they are
 /// held; each is asked for twice, a batch at a time, so they need not all be in memory at
@@ -204,15 +211,12 @@ pub fn related<'t, E: Send>(
     terms: impl Fn(std::ops::Range<usize>) -> Result<Cow<'t, [Terms]>, E> + Sync,
     k: usize,
 ) -> Result<Vec<Vec<usize>>, E> {
-    let batches = n.div_ceil(BATCH);
-    let batch = |b: usize| terms(b * BATCH..n.min((b + 1) * BATCH));
     if n < 2 {
         return Ok(vec![Vec::new(); n]);
     }
-    let df: FxHashMap<u64, u32> = (0..batches)
-        .into_par_iter()
-        .try_fold(FxHashMap::default, |mut df, b| {
-            for doc in batch(b)?.iter() {
+    let df: FxHashMap<u64, u32> = batches(n)
+        .try_fold(FxHashMap::default, |mut df, range| {
+            for doc in terms(range)?.iter() {
                 for &(t, _) in doc {
                     *df.entry(t).or_default() += 1;
                 }
@@ -246,9 +250,8 @@ pub fn related<'t, E: Send>(
         // million papers).
         v.iter().map(|&(t, w)| (t, w / norm)).collect()
     };
-    let vectors: Vec<Vec<(u64, f32)>> = (0..batches)
-        .into_par_iter()
-        .map(|b| Ok(batch(b)?.iter().map(vector).collect::<Vec<_>>()))
+    let vectors: Vec<Vec<(u64, f32)>> = batches(n)
+        .map(|range| Ok(terms(range)?.iter().map(vector).collect::<Vec<_>>()))
         .collect::<Result<Vec<Vec<_>>, E>>()?
         .into_iter()
         .flatten()
