@@ -74,6 +74,9 @@ pub struct KeptRecords {
     file: File,
     /// The file's length when it was opened: where an append starts.
     len: u64,
+    /// Whether the file has other names (a hard-linked backup's): it is then written whole
+    /// under this one, never appended to.
+    shared: bool,
     index: FxHashMap<Fingerprint, Spot>,
 }
 
@@ -82,7 +85,8 @@ impl KeptRecords {
     /// another binary wrote it, or it does not add up.
     pub fn open(path: &Path, magic: &[u8; 8]) -> Option<KeptRecords> {
         let mut file = File::open(path).ok()?;
-        let len = file.metadata().ok()?.len();
+        let meta = file.metadata().ok()?;
+        let (len, shared) = (meta.len(), crate::store::atomic::has_other_names(&meta));
         let head = header(magic);
         let mut got = vec![0; head.len()];
         file.read_exact(&mut got).ok()?;
@@ -122,7 +126,12 @@ impl KeptRecords {
             }
             index.insert(key, spot);
         }
-        Some(KeptRecords { file, len, index })
+        Some(KeptRecords {
+            file,
+            len,
+            shared,
+            index,
+        })
     }
 
     /// How many records it holds.
@@ -249,9 +258,9 @@ pub struct RecordWriter<'k> {
 
 impl<'k> RecordWriter<'k> {
     /// A writer for the records of `keys` (the site's, now). It appends to `kept` (the file
-    /// at `path`, opened before this build) unless the bytes no key needs would outweigh
-    /// the live records or the new records would be more than those kept; otherwise it
-    /// writes the file whole. None when the folder cannot be written: the next build makes
+    /// at `path`, opened before this build) unless the file has other names, the bytes no
+    /// key needs would outweigh the live records or the new records would be more than
+    /// those kept; otherwise it writes the file whole. None when the folder cannot be written: the next build makes
     /// more again, nothing else.
     pub fn new(
         path: &Path,
@@ -261,7 +270,7 @@ impl<'k> RecordWriter<'k> {
     ) -> Option<RecordWriter<'k>> {
         let mut seen = FxHashSet::default();
         let keys: Vec<Fingerprint> = keys.iter().copied().filter(|k| seen.insert(*k)).collect();
-        let append = kept.and_then(|kept| {
+        let append = kept.filter(|kept| !kept.shared).and_then(|kept| {
             let held: Vec<&Spot> = keys.iter().filter_map(|k| kept.index.get(k)).collect();
             let live: u64 = held.iter().map(|s| u64::from(s.len)).sum();
             // Counting the new index as dead makes the rewrite come sooner, never later.

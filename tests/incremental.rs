@@ -1267,3 +1267,60 @@ fn random_edits_leave_the_same_site_as_a_full_build() {
         );
     }
 }
+
+/// `cp -al`: the same folders, every file a second name for the same bytes, as
+/// hard-linked backups (rsnapshot, `cp -al` rotations) keep a site.
+fn link_tree(from: &Path, to: &Path) {
+    for e in walkdir::WalkDir::new(from).sort_by_file_name() {
+        let e = e.unwrap();
+        let dest = to.join(e.path().strip_prefix(from).unwrap());
+        if e.file_type().is_dir() {
+            std::fs::create_dir_all(&dest).unwrap();
+        } else if e.file_type().is_file() {
+            std::fs::hard_link(e.path(), &dest).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_build_leaves_a_hard_linked_backup_of_the_site_as_it_was() {
+    let (site, week) = built_without_its_newest_week();
+    let backup = tempfile::tempdir().unwrap();
+    link_tree(site.path(), backup.path());
+    let before = tree(backup.path());
+    let kept_files = |dir: &Path| {
+        tree(&dir.join(".cache"))
+            .into_iter()
+            .filter(|(name, _)| name.ends_with(".bin"))
+            .collect::<Vec<_>>()
+    };
+    let kept_before = kept_files(site.path());
+    week.put_back();
+    assert_ok(&paperboy(site.path(), &["build"]));
+
+    // The week was kept (records added to the files a week grows), and in the site only.
+    let kept_after = kept_files(site.path());
+    let grown: Vec<&str> = kept_before
+        .iter()
+        .filter(|(name, bytes)| {
+            kept_after
+                .iter()
+                .any(|(n, b)| n == name && b.len() > bytes.len())
+        })
+        .map(|(name, _)| name.as_str())
+        .collect();
+    assert!(
+        grown.len() >= 2,
+        "only {grown:?} of the kept files grew with the week"
+    );
+    let after = tree(backup.path());
+    assert_eq!(
+        before.iter().map(|f| &f.0).collect::<Vec<_>>(),
+        after.iter().map(|f| &f.0).collect::<Vec<_>>(),
+        "the backup's files"
+    );
+    for ((name, x), (_, y)) in before.iter().zip(&after) {
+        assert!(x == y, "the build wrote into the backup's {name}");
+    }
+    assert_equals_full_build(site.path());
+}

@@ -80,12 +80,7 @@ pub(super) fn write_search_index(
 fn keep_search_state(path: &Path, write: search::StateWrite) -> Result<()> {
     match write {
         search::StateWrite::Whole(bytes) => crate::store::atomic::write_atomic(path, &bytes),
-        search::StateWrite::Append(bytes) => {
-            use std::io::Write;
-            let mut file = std::fs::OpenOptions::new().append(true).open(path)?;
-            file.write_all(&bytes)?;
-            Ok(file.sync_all()?)
-        }
+        search::StateWrite::Append(bytes) => crate::store::atomic::append(path, &bytes),
     }
 }
 

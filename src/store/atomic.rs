@@ -28,6 +28,33 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
+/// Appends `bytes` to the file at `path`. A file with other names (a hard-linked backup's,
+/// as `cp -al` and rsnapshot keep them) is copied with the bytes added and renamed over
+/// this name instead, so the other names keep what they had.
+pub fn append(path: &Path, bytes: &[u8]) -> Result<()> {
+    let shared = std::fs::metadata(path)
+        .map(|m| has_other_names(&m))
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    if shared {
+        let mut whole =
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        whole.extend_from_slice(bytes);
+        return write_atomic(path, &whole);
+    }
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(path)
+        .and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_all()))
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Whether the file has names other than the one it was opened by: writing into it would
+/// change theirs too.
+pub fn has_other_names(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    meta.nlink() > 1
+}
+
 #[cfg(unix)]
 fn default_permissions() -> std::fs::Permissions {
     use std::os::unix::fs::PermissionsExt;
