@@ -177,6 +177,18 @@ fn related_papers(
 
 /// Builds the site into `output`.
 pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Result<BuildReport> {
+    run_then(root, config, output, options, |_| ()).map(|(report, ())| report)
+}
+
+/// Builds the site into `output`, then gives the loaded site to `then` before it is let
+/// go: a caller that needs the content too does not load it a second time.
+pub fn run_then<T>(
+    root: &Path,
+    config: &Config,
+    output: &Path,
+    options: &Options,
+    then: impl FnOnce(&Site) -> T,
+) -> Result<(BuildReport, T)> {
     let Options {
         progress,
         incremental,
@@ -333,6 +345,7 @@ pub fn run(root: &Path, config: &Config, output: &Path, options: &Options) -> Re
         temporaries_removed,
     };
     drop(ctx);
+    let then = then(&site);
     crate::drop_in_background((site, manifest));
-    Ok(report)
+    Ok((report, then))
 }

@@ -164,9 +164,21 @@ fn figures_tsv(site: &crate::site::Site) -> String {
 }
 
 pub fn run(root: &Path, config: &Config, out_dir: &Path) -> Result<SnapshotReport> {
-    let scratch = tempfile::tempdir().context("cannot create a temporary folder")?;
-    let built = scratch.path().join("site");
-    crate::build::run(root, config, &built, &Default::default())?;
+    // The site is built where `paperboy build` puts it, as that would: what an earlier
+    // build left that is still current is kept, not made again, and what is archived is
+    // the site the content gives now (an incremental build is byte for byte a full one).
+    let built = root.join("public");
+    let (_, (when, figures)) = crate::build::run_then(
+        root,
+        config,
+        &built,
+        &crate::build::Options {
+            incremental: true,
+            remove_temporaries: true,
+            ..Default::default()
+        },
+        |site| (archive_time(site), figures_tsv(site)),
+    )?;
     let mut site = read_site(&built)?;
     if site
         .files
@@ -177,11 +189,8 @@ pub fn run(root: &Path, config: &Config, out_dir: &Path) -> Result<SnapshotRepor
             "the site has a file named {FIGURES_NAME} or {MANIFEST_NAME} at its top, which the snapshot's own would hide; rename it"
         );
     }
-    let content = crate::site::load(&root.join("content"))?;
-    let when = archive_time(&content);
     // Archived beside the site's files and listed in the manifest, under a name no page has.
-    site.extra = vec![(FIGURES_NAME.to_string(), figures_tsv(&content).into_bytes())];
-    drop(content);
+    site.extra = vec![(FIGURES_NAME.to_string(), figures.into_bytes())];
     let manifest_text = manifest(&site);
     let stem = format!(
         "{}-{}",
@@ -225,6 +234,8 @@ fn write_whole(
     let mut w = BufWriter::with_capacity(1 << 20, tmp.reopen()?);
     write(&mut w).with_context(|| format!("cannot write {}", path.display()))?;
     let file = w.into_inner().map_err(|e| e.into_error())?;
+    // Temporary files are private; an archive is not.
+    file.set_permissions(crate::store::atomic::default_permissions())?;
     file.sync_all()?;
     let len = file.metadata()?.len();
     tmp.persist(path)

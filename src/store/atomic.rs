@@ -55,14 +55,15 @@ pub fn has_other_names(meta: &std::fs::Metadata) -> bool {
     meta.nlink() > 1
 }
 
+/// What a new file gets: 0644, as `touch` gives one under the usual umask.
 #[cfg(unix)]
-fn default_permissions() -> std::fs::Permissions {
+pub fn default_permissions() -> std::fs::Permissions {
     use std::os::unix::fs::PermissionsExt;
     std::fs::Permissions::from_mode(0o644)
 }
 
 #[cfg(not(unix))]
-fn default_permissions() -> std::fs::Permissions {
+pub fn default_permissions() -> std::fs::Permissions {
     tempfile::tempfile()
         .and_then(|f| f.metadata())
         .map(|m| m.permissions())
