@@ -13,9 +13,9 @@ use serde::{Deserialize, Serialize};
 /// that paper alone, so the kept postings plus the new papers' are exactly what tokenizing
 /// every paper again gives. The idf is applied when the files are written.
 ///
-/// Read with owned terms (`String`), written borrowing them (`&str`).
+/// Read with owned terms (`String`) and lists, written borrowing them (`&str`, `Gaps`).
 #[derive(Serialize, Deserialize)]
-pub struct SearchState<S = String> {
+pub struct SearchState<S = String, L = Vec<(u32, f32)>> {
     format: u32,
     /// A new paperboy may weigh words differently.
     binary: String,
@@ -24,7 +24,7 @@ pub struct SearchState<S = String> {
     docs: Vec<Fingerprint>,
     /// Each stem and its postings as (document, weight), each document after the first as
     /// the gap from the one before (small numbers take a byte in postcard).
-    terms: Vec<(S, Vec<(u32, f32)>)>,
+    terms: Vec<(S, L)>,
     /// Each word its papers were written with, and its stem.
     words: Vec<(S, S)>,
 }
@@ -138,6 +138,48 @@ impl KeptState {
     }
 }
 
+/// A stem's postings in the segment, as the gaps `SearchState` keeps, made while they are
+/// encoded: copied into lists of their own first, a whole state's postings took more
+/// memory than anything else a build holds at that point.
+struct Gaps<'a> {
+    list: &'a [(u32, f32)],
+    /// The segment's number of each of the site's documents (`u32::MAX`: not in it); none
+    /// when the segment has every paper.
+    local: Option<&'a [u32]>,
+    len: usize,
+}
+
+impl<'a> Gaps<'a> {
+    fn new(list: &'a [(u32, f32)], local: Option<&'a [u32]>) -> Gaps<'a> {
+        let len = match local {
+            Some(local) => list
+                .iter()
+                .filter(|p| local[p.0 as usize] != u32::MAX)
+                .count(),
+            None => list.len(),
+        };
+        Gaps { list, local, len }
+    }
+}
+
+/// Encoded as the `Vec<(u32, f32)>` it is read back as.
+impl Serialize for Gaps<'_> {
+    fn serialize<Ser: serde::Serializer>(&self, ser: Ser) -> Result<Ser::Ok, Ser::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = ser.serialize_seq(Some(self.len))?;
+        let mut last = None;
+        for &(d, w) in self.list {
+            let d = self.local.map_or(d, |local| local[d as usize]);
+            if d == u32::MAX {
+                continue;
+            }
+            seq.serialize_element(&(last.map_or(d, |l| d - l), w))?;
+            last = Some(d);
+        }
+        seq.end()
+    }
+}
+
 /// `bytes` with a segment for papers `docs` (ascending) of `site` after them: its length,
 /// then the segment, their postings taken from `terms` and their words from `words`.
 pub(super) fn with_segment(
@@ -162,20 +204,8 @@ pub(super) fn with_segment(
         terms: terms
             .iter()
             .filter_map(|(term, list)| {
-                let mut last = None;
-                let gaps: Vec<(u32, f32)> = list
-                    .iter()
-                    .filter_map(|&(d, w)| {
-                        let d = local.as_ref().map_or(d, |local| local[d as usize]);
-                        if d == u32::MAX {
-                            return None;
-                        }
-                        let gap = last.map_or(d, |l| d - l);
-                        last = Some(d);
-                        Some((gap, w))
-                    })
-                    .collect();
-                (!gaps.is_empty()).then_some((term.as_str(), gaps))
+                let gaps = Gaps::new(list, local.as_deref());
+                (gaps.len > 0).then_some((term.as_str(), gaps))
             })
             .collect(),
         words: words
@@ -183,8 +213,11 @@ pub(super) fn with_segment(
             .map(|(w, s)| (w.as_str(), s.as_str()))
             .collect(),
     };
-    // Encoded in place after a length filled in after: the state is tens of MB.
+    // Encoded in place after a length filled in after: the state is tens of MB, so it is
+    // measured first and given room once, rather than copied as it grows.
+    let size = postcard::serialize_with_flavor(&state, postcard::ser_flavors::Size::default())?;
     let at = bytes.len();
+    bytes.reserve_exact(8 + size);
     bytes.extend_from_slice(&[0; 8]);
     let mut bytes = postcard::to_extend(&state, bytes)?;
     let len = (bytes.len() - at - 8) as u64;
