@@ -260,8 +260,8 @@ impl<'k> RecordWriter<'k> {
     /// A writer for the records of `keys` (the site's, now). It appends to `kept` (the file
     /// at `path`, opened before this build) unless the file has other names, the bytes no
     /// key needs would outweigh the live records or the new records would be more than
-    /// those kept; otherwise it writes the file whole. None when the folder cannot be written: the next build makes
-    /// more again, nothing else.
+    /// those kept; otherwise it writes the file whole. None when the folder cannot be
+    /// written: the next build makes more again, nothing else.
     pub fn new(
         path: &Path,
         magic: &[u8; 8],
