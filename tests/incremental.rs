@@ -4,8 +4,8 @@
 mod common;
 
 use common::{
-    age_content, assert_ok, assert_same_tree, edit, example_site, hostile_site, paperboy, read,
-    stderr, tree,
+    age_content, assert_ok, assert_same_tree, edit, example_site, hostile_site, link_dir, paperboy,
+    read, stderr, tree,
 };
 use std::path::{Path, PathBuf};
 
@@ -1268,25 +1268,11 @@ fn random_edits_leave_the_same_site_as_a_full_build() {
     }
 }
 
-/// `cp -al`: the same folders, every file a second name for the same bytes, as
-/// hard-linked backups (rsnapshot, `cp -al` rotations) keep a site.
-fn link_tree(from: &Path, to: &Path) {
-    for e in walkdir::WalkDir::new(from).sort_by_file_name() {
-        let e = e.unwrap();
-        let dest = to.join(e.path().strip_prefix(from).unwrap());
-        if e.file_type().is_dir() {
-            std::fs::create_dir_all(&dest).unwrap();
-        } else if e.file_type().is_file() {
-            std::fs::hard_link(e.path(), &dest).unwrap();
-        }
-    }
-}
-
 #[test]
 fn a_build_leaves_a_hard_linked_backup_of_the_site_as_it_was() {
     let (site, week) = built_without_its_newest_week();
     let backup = tempfile::tempdir().unwrap();
-    link_tree(site.path(), backup.path());
+    link_dir(site.path(), backup.path());
     let before = tree(backup.path());
     let kept_files = |dir: &Path| {
         tree(&dir.join(".cache"))

@@ -80,6 +80,17 @@ pub fn fixture_bytes(dir: &Path, rel: &str) -> Vec<u8> {
 }
 
 pub fn copy_dir(from: &Path, to: &Path) {
+    place_dir(from, to, |from, to| std::fs::copy(from, to).map(drop));
+}
+
+/// `cp -al`: the same folders, every file a second name for the same bytes, as
+/// hard-linked backups (rsnapshot, `cp -al` rotations) keep a site.
+pub fn link_dir(from: &Path, to: &Path) {
+    place_dir(from, to, |from, to| std::fs::hard_link(from, to));
+}
+
+/// The folders below `from` made again below `to`, and each file put there by `place`.
+fn place_dir(from: &Path, to: &Path, place: impl Fn(&Path, &Path) -> std::io::Result<()>) {
     for entry in walkdir::WalkDir::new(from) {
         let entry = entry.unwrap();
         let rel = entry.path().strip_prefix(from).unwrap();
@@ -87,7 +98,8 @@ pub fn copy_dir(from: &Path, to: &Path) {
         if entry.file_type().is_dir() {
             std::fs::create_dir_all(&target).unwrap();
         } else {
-            std::fs::copy(entry.path(), &target).unwrap();
+            place(entry.path(), &target)
+                .unwrap_or_else(|e| panic!("{}: {e}", entry.path().display()));
         }
     }
 }
