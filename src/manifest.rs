@@ -11,7 +11,6 @@
 
 use crate::output::{beside, remove_file};
 use anyhow::{Context, Result};
-use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::Xxh3;
@@ -61,7 +60,7 @@ pub fn of_bytes(b: &[u8]) -> Fingerprint {
     xxhash_rust::xxh3::xxh3_128(b)
 }
 
-/// A manifest as stored: `P` is `String` when read, `&str` when written.
+/// A manifest as stored: `P` is the page list, borrowed from the bytes when read.
 #[derive(Serialize, Deserialize)]
 struct File<P> {
     format: u32,
@@ -69,8 +68,8 @@ struct File<P> {
     output: PathBuf,
     /// Site-wide inputs: binary, config, templates, what every page sees.
     site: Fingerprint,
-    /// Site-relative page path -> fingerprint.
-    pages: Vec<(P, Fingerprint)>,
+    /// Site-relative page path -> fingerprint, sorted by path.
+    pages: P,
     /// What related papers and the search index are computed from (every paper's id,
     /// title, abstract, authors, categories, date), and the related papers it gave.
     corpus: Fingerprint,
@@ -86,14 +85,102 @@ pub struct Previous {
     pub related: Vec<Vec<usize>>,
 }
 
-/// The files a manifest lists, each with the fingerprint it was made with. A build looks up
-/// every one of its files here (240,000 at 100,000 papers): by a 128-bit hash of the path,
-/// like fingerprints too wide for collisions to be a concern, so that a lookup reads no
-/// path string (reading them was most of what keeping an unchanged file cost).
+/// Files by site-relative path, each with the fingerprint it was made with; sorted by
+/// path, one entry per path. A site has 240,000 files at 100,000 papers and every build
+/// holds two or three such lists: the paths are kept end to end in one string, which
+/// takes half the memory of a `String` each.
+#[derive(Default)]
+pub struct Files {
+    paths: String,
+    /// Where each path ends in `paths`.
+    ends: Vec<u32>,
+    fingerprints: Vec<Fingerprint>,
+}
+
+impl Files {
+    /// From entries sorted by path; a path listed twice (a static file over a page)
+    /// counts as its last entry, as it did when the list was collected into a map.
+    pub fn from_sorted(entries: &[(&str, Fingerprint)]) -> Files {
+        let mut files = Files {
+            paths: String::with_capacity(entries.iter().map(|(rel, _)| rel.len()).sum()),
+            ends: Vec::with_capacity(entries.len()),
+            fingerprints: Vec::with_capacity(entries.len()),
+        };
+        for &(rel, fp) in entries {
+            if !files.is_empty() && files.path(files.len() - 1) == rel {
+                *files.fingerprints.last_mut().expect("not empty") = fp;
+                continue;
+            }
+            files.paths.push_str(rel);
+            files.ends.push(files.paths.len() as u32);
+            files.fingerprints.push(fp);
+        }
+        files
+    }
+
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    pub fn path(&self, i: usize) -> &str {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.paths[start..self.ends[i] as usize]
+    }
+
+    pub fn fingerprint(&self, i: usize) -> Fingerprint {
+        self.fingerprints[i]
+    }
+
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&str, Fingerprint)> + Clone {
+        (0..self.len()).map(|i| (self.path(i), self.fingerprints[i]))
+    }
+
+    /// The files whose path starts with `prefix`, in order.
+    pub fn under(&self, prefix: &str) -> impl Iterator<Item = (&str, Fingerprint)> + Clone {
+        let from = self.first(0, |rel| rel >= prefix);
+        let to = self.first(from, |rel| !rel.starts_with(prefix));
+        (from..to).map(|i| (self.path(i), self.fingerprints[i]))
+    }
+
+    /// The first index from `from` whose path is `past`, for a `past` that, once true,
+    /// stays true for every later path.
+    fn first(&self, from: usize, past: impl Fn(&str) -> bool) -> usize {
+        let (mut lo, mut hi) = (from, self.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if past(self.path(mid)) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        lo
+    }
+}
+
+/// Writes the list as a sequence of `(path, fingerprint)`, which is what it reads back as.
+impl Serialize for Files {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+/// The files a manifest lists, looked up by path. A build looks up every one of its files
+/// here (240,000 at 100,000 papers): by a 128-bit hash of the path, like fingerprints too
+/// wide for collisions to be a concern, so that a lookup reads no path string (reading
+/// them was most of what keeping an unchanged file cost).
+#[derive(Default)]
 pub struct Listed {
-    /// Sorted by path, one entry per path.
-    files: Vec<(String, Fingerprint)>,
-    by_path: FxHashMap<u128, (Fingerprint, u32)>,
+    files: Files,
+    /// `path_key` of each file.
+    keys: Vec<u128>,
+    /// Indexes into `keys` and `files`, hashed by key: 4 bytes a slot, where a map from
+    /// key to fingerprint and index took 48.
+    by_key: hashbrown::HashTable<u32>,
 }
 
 /// What a path is looked up by.
@@ -102,30 +189,28 @@ pub fn path_key(rel: &str) -> u128 {
 }
 
 impl Listed {
-    pub fn new(mut files: Vec<(String, Fingerprint)>) -> Listed {
-        // Saved sorted; a path listed twice (a static file over a page) counts as its
-        // last entry, as it did when the list was collected into a map.
-        if !files.is_sorted() {
-            files.sort_unstable();
-        }
-        files.dedup_by(|later, earlier| {
-            let same = later.0 == earlier.0;
-            if same {
-                std::mem::swap(later, earlier);
-            }
-            same
-        });
-        let by_path = files
-            .iter()
-            .enumerate()
-            .map(|(i, (rel, fp))| (path_key(rel), (*fp, i as u32)))
+    pub fn new(files: Files) -> Listed {
+        use rayon::prelude::*;
+        let keys: Vec<u128> = (0..files.len())
+            .into_par_iter()
+            .map(|i| path_key(files.path(i)))
             .collect();
-        Listed { files, by_path }
+        let mut by_key = hashbrown::HashTable::with_capacity(keys.len());
+        for (i, &key) in keys.iter().enumerate() {
+            by_key.insert_unique(key as u64, i as u32, |&j| keys[j as usize] as u64);
+        }
+        Listed {
+            files,
+            keys,
+            by_key,
+        }
     }
 
     /// Where `rel` is among the files, and its fingerprint; `key` is `path_key(rel)`.
     pub fn get(&self, key: u128) -> Option<(usize, Fingerprint)> {
-        self.by_path.get(&key).map(|&(fp, i)| (i as usize, fp))
+        self.by_key
+            .find(key as u64, |&i| self.keys[i as usize] == key)
+            .map(|&i| (i as usize, self.files.fingerprints[i as usize]))
     }
 
     pub fn len(&self) -> usize {
@@ -136,25 +221,8 @@ impl Listed {
         self.files.is_empty()
     }
 
-    pub fn files(&self) -> &[(String, Fingerprint)] {
+    pub fn files(&self) -> &Files {
         &self.files
-    }
-
-    /// The files whose path starts with `prefix`.
-    pub fn under(&self, prefix: &str) -> &[(String, Fingerprint)] {
-        let from = self.files.partition_point(|(rel, _)| rel.as_str() < prefix);
-        let len = self.files[from..].partition_point(|(rel, _)| rel.starts_with(prefix));
-        &self.files[from..from + len]
-    }
-
-    pub fn into_files(self) -> Vec<(String, Fingerprint)> {
-        self.files
-    }
-}
-
-impl Default for Listed {
-    fn default() -> Listed {
-        Listed::new(Vec::new())
     }
 }
 
@@ -173,23 +241,48 @@ fn set_aside_path(output: &Path) -> PathBuf {
     beside(output, "manifest.replaced")
 }
 
-fn read(path: &Path, output: &Path) -> Option<File<String>> {
+/// The manifest at `path` if it describes `output`: its pages, and the rest of it.
+fn read(path: &Path, output: &Path) -> Option<(Listed, File<()>)> {
     let bytes = std::fs::read(path).ok()?;
-    let file: File<String> = postcard::from_bytes(bytes.strip_prefix(MAGIC)?).ok()?;
-    (file.format == FORMAT && file.output == absolute(output)).then_some(file)
+    let file: File<Vec<(&str, Fingerprint)>> =
+        postcard::from_bytes(bytes.strip_prefix(MAGIC)?).ok()?;
+    if file.format != FORMAT || file.output != absolute(output) {
+        return None;
+    }
+    let File {
+        format,
+        output,
+        site,
+        mut pages,
+        corpus,
+        related,
+    } = file;
+    // Saved sorted; sorting again only matters for a list from elsewhere.
+    if !pages.is_sorted() {
+        pages.sort_unstable();
+    }
+    let rest = File {
+        format,
+        output,
+        site,
+        pages: (),
+        corpus,
+        related,
+    };
+    Some((Listed::new(Files::from_sorted(&pages)), rest))
 }
 
 /// What the previous build into this folder made, whatever it was built from (every
 /// page's fingerprint covers the site-wide inputs). Anything unreadable means a full
 /// build, never an error.
 pub fn load(output: &Path) -> Option<Previous> {
-    let file = read(&path_for(output), output)?;
+    let (pages, file) = read(&path_for(output), output)?;
     if !output.is_dir() {
         return None;
     }
     Some(Previous {
         site: file.site,
-        pages: Listed::new(file.pages),
+        pages,
         corpus: file.corpus,
         related: file
             .related
@@ -201,7 +294,7 @@ pub fn load(output: &Path) -> Option<Previous> {
 
 /// What the standby folder holds; none when its manifest is missing or unreadable.
 pub fn read_standby(output: &Path) -> Option<Listed> {
-    read(&standby_path(output), output).map(|f| Listed::new(f.pages))
+    read(&standby_path(output), output).map(|(pages, _)| pages)
 }
 
 /// Removes the standby folder's manifest once it is read: the build about to change the
@@ -236,8 +329,7 @@ pub fn after_swap(output: &Path, replaced_is_standby: bool) -> Result<()> {
 /// What `save` records.
 pub struct Record<'a> {
     pub site: Fingerprint,
-    /// Sorted here; the caller frees them.
-    pub pages: &'a mut Vec<(String, Fingerprint)>,
+    pub pages: &'a Files,
     pub corpus: Fingerprint,
     pub related: &'a [Vec<usize>],
 }
@@ -249,15 +341,11 @@ pub fn save(output: &Path, record: Record) -> Result<()> {
         corpus,
         related,
     } = record;
-    // Paths and fingerprints equal are the same entry: the unstable sort orders them as
-    // the stable one would, on all cores.
-    rayon::slice::ParallelSliceMut::par_sort_unstable(&mut pages[..]);
-    pages.dedup();
     let file = File {
         format: FORMAT,
         output: absolute(output),
         site,
-        pages: pages.iter().map(|(rel, fp)| (rel.as_str(), *fp)).collect(),
+        pages,
         corpus,
         related: related
             .iter()
@@ -300,7 +388,9 @@ mod tests {
     use super::*;
 
     fn listed(files: &[(&str, u128)]) -> Listed {
-        Listed::new(files.iter().map(|(r, f)| (r.to_string(), *f)).collect())
+        let mut files = files.to_vec();
+        files.sort_unstable();
+        Listed::new(Files::from_sorted(&files))
     }
 
     #[test]
@@ -317,7 +407,9 @@ mod tests {
         assert_eq!(l.get(path_key("index.html")), Some((1, 3)));
         assert_eq!(l.get(path_key("papers/a/index.html")), Some((2, 4)));
         assert_eq!(l.get(path_key("papers/b/index.html")), None);
-        assert_eq!(l.files()[0], ("404.html".to_string(), 7));
+        assert_eq!(l.files().path(0), "404.html");
+        assert_eq!(l.files().fingerprint(0), 7);
+        assert_eq!(l.files().path(2), "papers/a/index.html");
     }
 
     #[test]
@@ -330,10 +422,43 @@ mod tests {
             ("search.html", 5),
             ("zzz.html", 6),
         ]);
-        let under: Vec<&str> = l.under("search/").iter().map(|(r, _)| r.as_str()).collect();
+        let under: Vec<&str> = l.files().under("search/").map(|(r, _)| r).collect();
         assert_eq!(under, ["search/lex/ab.json", "search/meta.json"]);
-        assert!(l.under("nothing/").is_empty());
-        assert_eq!(l.under("").len(), 6);
-        assert!(Listed::default().under("search/").is_empty());
+        assert_eq!(l.files().under("nothing/").count(), 0);
+        assert_eq!(l.files().under("").count(), 6);
+        assert_eq!(Listed::default().files().under("search/").count(), 0);
+    }
+
+    #[test]
+    fn a_saved_manifest_reads_back_with_every_page_and_what_else_it_recorded() {
+        let dir = tempfile::tempdir().unwrap();
+        let output = dir.path().join("public");
+        std::fs::create_dir(&output).unwrap();
+        let pages: Vec<(String, u128)> = (0..3000)
+            .map(|i| (format!("papers/{i:05}/index.html"), i * 7 + 1))
+            .collect();
+        let entries: Vec<(&str, u128)> = pages.iter().map(|(r, f)| (r.as_str(), *f)).collect();
+        let files = Files::from_sorted(&entries);
+        let related = vec![vec![2, 1], vec![], vec![0]];
+        let record = Record {
+            site: 11,
+            pages: &files,
+            corpus: 13,
+            related: &related,
+        };
+        save(&output, record).unwrap();
+        let previous = load(&output).expect("the manifest just saved");
+        assert_eq!((previous.site, previous.corpus), (11, 13));
+        assert_eq!(previous.related, related);
+        assert_eq!(previous.pages.len(), pages.len());
+        for (i, (rel, fp)) in pages.iter().enumerate() {
+            assert_eq!(previous.pages.get(path_key(rel)), Some((i, *fp)));
+            assert_eq!(previous.pages.files().path(i), rel);
+        }
+        // Another folder's manifest is no manifest of this one.
+        let elsewhere = dir.path().join("elsewhere");
+        std::fs::create_dir(&elsewhere).unwrap();
+        std::fs::copy(path_for(&output), path_for(&elsewhere)).unwrap();
+        assert!(load(&elsewhere).is_none());
     }
 }

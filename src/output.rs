@@ -2,7 +2,7 @@
 //! standby copy of the site before, or a new staging folder), swapped in whole at the end.
 //! A build that fails leaves the site in the target as it was.
 
-use crate::manifest::{Fingerprint, Listed, path_key};
+use crate::manifest::{Files, Fingerprint, Listed, path_key};
 use anyhow::{Context, Result, bail};
 // Keys are the site's own paths: FxHash, several times faster than SipHash, is safe here.
 use rustc_hash::FxHashSet;
@@ -42,6 +42,12 @@ pub struct Output {
 /// One flag per file of a list, set from any thread: which files this build kept, without
 /// a lock or a copy of their paths.
 struct Marks(Vec<AtomicU64>);
+
+/// The files of `list` whose mark is set.
+fn marked<'a>(list: &'a Listed, marks: &'a Marks) -> impl Iterator<Item = (&'a str, Fingerprint)> {
+    let files = list.files().iter().enumerate();
+    files.filter(|(i, _)| marks.get(*i)).map(|(_, file)| file)
+}
 
 impl Marks {
     fn new(len: usize) -> Marks {
@@ -211,8 +217,11 @@ impl Output {
 
     /// The current site's files below `prefix`, with the fingerprints they were made with,
     /// by path.
-    pub fn previous_under(&self, prefix: &str) -> &[(String, Fingerprint)] {
-        self.current.under(prefix)
+    pub fn previous_under(
+        &self,
+        prefix: &str,
+    ) -> impl Iterator<Item = (&str, Fingerprint)> + Clone {
+        self.current.files().under(prefix)
     }
 
     /// Whether this build made `rel` so far: wrote it, kept it or linked it.
@@ -366,13 +375,11 @@ impl Output {
     fn remove_stale(&self, written: &[(String, Fingerprint)]) -> Result<()> {
         use rayon::prelude::*;
         let written: FxHashSet<&str> = written.iter().map(|(rel, _)| rel.as_str()).collect();
-        let stale: Vec<&str> = self
-            .standby
-            .files()
-            .par_iter()
-            .enumerate()
-            .filter(|&(i, (rel, _))| !self.kept.get(i) && !self.made(rel, &written))
-            .map(|(_, (rel, _))| rel.as_str())
+        let standby = self.standby.files();
+        let stale: Vec<&str> = (0..standby.len())
+            .into_par_iter()
+            .filter(|&i| !self.kept.get(i) && !self.made(standby.path(i), &written))
+            .map(|i| standby.path(i))
             .collect();
         stale
             .par_iter()
@@ -393,33 +400,28 @@ impl Output {
     }
 
     /// Puts the new site in place of the old in one step where the OS allows it, and
-    /// returns its files with their fingerprints, for the manifest (which orders them).
-    /// True in the second place when the replaced site was kept as the next build's
-    /// standby.
-    pub fn commit(mut self) -> Result<(Vec<(String, Fingerprint)>, bool)> {
-        let mut pages = std::mem::take(&mut *self.lock_pages());
-        self.remove_stale(&pages)?;
-        // Kept files take their paths from the standby's list; linked ones (a few, on a
-        // weekly build) are copied out of the current site's, which is freed aside.
-        let current = std::mem::take(&mut self.current);
-        pages.extend(
-            current
-                .files()
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| self.linked.get(*i))
-                .map(|(_, file)| file.clone()),
+    /// returns its files with their fingerprints, for the manifest. True in the second
+    /// place when the replaced site was kept as the next build's standby.
+    pub fn commit(mut self) -> Result<(Files, bool)> {
+        let written = std::mem::take(&mut *self.lock_pages());
+        self.remove_stale(&written)?;
+        let (current, standby) = (
+            std::mem::take(&mut self.current),
+            std::mem::take(&mut self.standby),
         );
-        crate::drop_in_background(current);
-        let standby = std::mem::take(&mut self.standby);
-        pages.extend(
-            standby
-                .into_files()
-                .into_iter()
-                .enumerate()
-                .filter(|(i, _)| self.kept.get(*i))
-                .map(|(_, file)| file),
-        );
+        let mut all: Vec<(&str, Fingerprint)> = written
+            .iter()
+            .map(|(rel, fp)| (rel.as_str(), *fp))
+            .chain(marked(&current, &self.linked))
+            .chain(marked(&standby, &self.kept))
+            .collect();
+        // Paths and fingerprints equal are the same entry: the unstable sort orders them
+        // as the stable one would, on all cores.
+        rayon::slice::ParallelSliceMut::par_sort_unstable(&mut all[..]);
+        all.dedup();
+        let pages = Files::from_sorted(&all);
+        drop(all);
+        crate::drop_in_background((current, standby, written));
         let dir = match self.fresh {
             Some(staging) => staging.keep(),
             None => self.dir,

@@ -38,15 +38,12 @@ pub(super) fn write_search_index(
     // file of the index, kept without reading the state.
     let previous = out.previous_under("search/");
     let unchanged = previous
-        .iter()
-        .any(|(rel, fp)| rel == "search/meta.json" && *fp == index_file(corpus));
+        .clone()
+        .any(|(rel, fp)| rel == "search/meta.json" && fp == index_file(corpus));
     if unchanged {
         let mut linked = true;
-        for (rel, fp) in previous
-            .iter()
-            .filter(|(rel, _)| search::is_index_file(rel))
-        {
-            if !out.reuse(rel, *fp)? {
+        for (rel, fp) in previous.filter(|(rel, _)| search::is_index_file(rel)) {
+            if !out.reuse(rel, fp)? {
                 linked = false;
                 break;
             }

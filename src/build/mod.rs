@@ -319,14 +319,14 @@ pub fn run_then<T>(
     bar.finish();
     let (pages, files, bytes, reused) = (out.html_pages(), out.files(), out.bytes(), out.reused());
     crate::manifest::set_aside(output)?;
-    let (mut manifest, replaced_is_standby) = out.commit()?;
+    let (manifest, replaced_is_standby) = out.commit()?;
     crate::manifest::after_swap(output, replaced_is_standby)?;
     steps.done("swap in");
     crate::manifest::save(
         output,
         crate::manifest::Record {
             site: site_fp,
-            pages: &mut manifest,
+            pages: &manifest,
             corpus,
             related: &site.related,
         },
