@@ -130,7 +130,7 @@ fn from_instant((secs, nanos): (i64, u32)) -> Option<chrono::DateTime<chrono::Ut
 impl<'a> Front<&'a str> {
     fn of(f: &'a PaperFront) -> Front<&'a str> {
         let strs = |v: &'a [String]| v.iter().map(String::as_str).collect();
-        let r = &f.review;
+        let r = f.people_review();
         Front {
             id: f.id.as_str(),
             version: f.version,
@@ -183,6 +183,13 @@ impl Front<String> {
     fn into_front(self) -> Option<PaperFront> {
         let [abs, pdf] = self.links;
         let (headline, summary, badges, figure, figure_caption) = self.review;
+        let review = crate::store::frontmatter::Review {
+            headline,
+            summary,
+            badges,
+            figure,
+            figure_caption,
+        };
         Some(PaperFront {
             id: crate::paper::PaperId::try_from(self.id).ok()?,
             version: self.version,
@@ -202,20 +209,14 @@ impl Front<String> {
             doi: self.doi,
             source: self.source,
             links: crate::paper::Links { abs, pdf },
-            review: crate::store::frontmatter::Review {
-                headline,
-                summary,
-                badges,
-                figure,
-                figure_caption,
-            },
+            review: (review != Default::default()).then(|| Box::new(review)),
             license: self.license,
             classes: self.classes,
             machine: match self.machine {
                 Some(m) => {
                     let [headline, summary] = m.text;
                     let [figure, figure_caption, figure_source] = m.figure;
-                    Some(crate::store::frontmatter::Machine {
+                    Some(Box::new(crate::store::frontmatter::Machine {
                         headline,
                         summary,
                         badges: m.badges,
@@ -235,7 +236,7 @@ impl Front<String> {
                             ),
                             None => None,
                         },
-                    })
+                    }))
                 }
                 None => None,
             },

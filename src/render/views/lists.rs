@@ -130,7 +130,8 @@ pub const FOLD_BELOW: usize = 3;
 
 /// Whether an editor reviewed the paper: a pick, shown first.
 pub fn is_pick(p: &PaperEntry) -> bool {
-    !p.front.review.headline.trim().is_empty() || !p.front.review.summary.trim().is_empty()
+    let r = p.front.people_review();
+    !r.headline.trim().is_empty() || !r.summary.trim().is_empty()
 }
 
 /// The site's own categories first, in their order; then by size, largest first, then by

@@ -81,8 +81,8 @@ pub(super) fn surname(name: &str) -> &str {
 
 pub fn review_view<'a>(p: &'a PaperEntry, urls: &Urls) -> ReviewView<'a> {
     let f = &p.front;
-    let r = &f.review;
-    let m = f.machine.as_ref();
+    let r = f.people_review();
+    let m = f.machine.as_deref();
     let machine_str = |pick: fn(&crate::store::frontmatter::Machine) -> &String| {
         m.map(|m| pick(m).as_str()).unwrap_or("")
     };
