@@ -12,6 +12,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
 
 /// What related papers and the search index read of a paper: id, title, abstract,
 /// authors, categories and date.
@@ -129,18 +130,18 @@ const SPILLED: u32 = 0;
 const KEPT: u32 = 1;
 
 /// Reads the paper files a folder at a time, from the cache where it has them, and when
-/// `spill` moves the abstracts parsed from each folder to a temporary file (while the next
-/// folder is read), so that only two folders' are ever in memory. Abstracts from the
-/// cache stay in its file. With a cache, what was parsed is kept there for the next build.
+/// `spill` moves each abstract parsed to a temporary file as soon as it is read, on the
+/// thread that read it: a thread frees what it allocated, where the allocator takes it
+/// back at once. Abstracts from the cache stay in its file. With a cache, what was parsed
+/// is kept there for the next build.
 pub(super) fn read_papers(
     papers_dir: &Path,
     files: &[PathBuf],
     spill: bool,
     cache: Option<&ParseCache>,
 ) -> Result<(Vec<PaperEntry>, Files)> {
-    let spill_error = || "cannot write the abstracts to a temporary file (is TMPDIR writable?)";
-    let mut writer = if spill {
-        Some(SpillWriter::new(SPILLED).with_context(spill_error)?)
+    let writer = if spill {
+        Some(Mutex::new(SpillWriter::new(SPILLED).context(SPILL_ERROR)?))
     } else {
         None
     };
@@ -172,35 +173,34 @@ pub(super) fn read_papers(
         cache.writer(&keys)
     });
     let mut papers = Vec::with_capacity(files.len());
-    let mut keep = |read: Vec<PaperEntry>| -> Result<()> {
-        for mut p in read {
-            if let Some(writer) = writer.as_mut()
-                && let Abstract::Held(text) = &p.abstract_at
-            {
-                p.abstract_at = writer.put(text).with_context(spill_error)?;
-            }
-            papers.push(p);
-        }
-        Ok(())
-    };
     let now = std::time::SystemTime::now();
-    let mut previous: Option<Vec<PaperEntry>> = None;
+    let read = Read {
+        cache,
+        records: records.as_ref(),
+        spill: writer.as_ref(),
+        now,
+    };
     for ((_, paths), stamped) in folders.iter().zip(&stamped) {
-        let (kept, read) = rayon::join(
-            || previous.take().map(&mut keep).transpose(),
-            || read_folder(paths, stamped, cache, records.as_ref(), now),
-        );
-        kept?;
-        previous = Some(read?);
+        papers.extend(read_folder(paths, stamped, &read)?);
     }
-    previous.map(&mut keep).transpose()?;
     if let Some(records) = records {
         records.finish();
     }
     if let Some(w) = writer {
-        w.finish(&mut abstract_files).with_context(spill_error)?;
+        let w = w.into_inner().unwrap_or_else(PoisonError::into_inner);
+        w.finish(&mut abstract_files).context(SPILL_ERROR)?;
     }
     Ok((papers, abstract_files))
+}
+
+const SPILL_ERROR: &str = "cannot write the abstracts to a temporary file (is TMPDIR writable?)";
+
+/// Where `read_folder` takes parsed papers from and puts them.
+struct Read<'a> {
+    cache: Option<&'a ParseCache>,
+    records: Option<&'a RecordWriter<'a>>,
+    spill: Option<&'a Mutex<SpillWriter>>,
+    now: std::time::SystemTime,
 }
 
 /// The key and stamp of each of a folder's files, looked up in the open folder; none where
@@ -231,11 +231,9 @@ fn stamp_folder(folder: &str, paths: &[&PathBuf]) -> Vec<Option<(Fingerprint, St
 fn read_folder(
     paths: &[&PathBuf],
     stamped: &[Option<(Fingerprint, Stamp)>],
-    cache: Option<&ParseCache>,
-    records: Option<&RecordWriter>,
-    now: std::time::SystemTime,
+    read: &Read,
 ) -> Result<Vec<PaperEntry>> {
-    let entries: Vec<Option<parsed::Entry>> = match cache {
+    let entries: Vec<Option<parsed::Entry>> = match read.cache {
         Some(cache) => {
             let keys: Vec<Fingerprint> = stamped.iter().flatten().map(|s| s.0).collect();
             let mut found = cache.get(&keys).into_iter();
@@ -261,13 +259,19 @@ fn read_folder(
                     };
                     return Ok(entry.into_paper(path.to_path_buf(), at));
                 }
-                let paper = read_paper(path)?;
-                if let (Some(records), Some((key, stamp))) = (records, stamped)
-                    && stamp.settled(now)
-                    && let Abstract::Held(text) = &paper.abstract_at
+                let mut paper = read_paper(path)?;
+                let Abstract::Held(text) = &paper.abstract_at else {
+                    return Ok(paper);
+                };
+                if let (Some(records), Some((key, stamp))) = (read.records, stamped)
+                    && stamp.settled(read.now)
                     && let Some(record) = parsed::encode(&paper, text)
                 {
                     records.put(*key, &record);
+                }
+                if let Some(spill) = read.spill {
+                    let mut spill = spill.lock().unwrap_or_else(PoisonError::into_inner);
+                    paper.abstract_at = spill.put(text).context(SPILL_ERROR)?;
                 }
                 Ok(paper)
             })
