@@ -416,9 +416,8 @@ impl Output {
             .chain(marked(&standby, &self.kept))
             .collect();
         // Paths and fingerprints equal are the same entry: the unstable sort orders them
-        // as the stable one would, on all cores.
+        // as the stable one would, on all cores. `from_sorted` keeps one entry a path.
         rayon::slice::ParallelSliceMut::par_sort_unstable(&mut all[..]);
-        all.dedup();
         let pages = Files::from_sorted(&all);
         drop(all);
         crate::drop_in_background((current, standby, written));
