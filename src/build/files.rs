@@ -239,25 +239,70 @@ pub(super) fn write_feeds(ctx: &Ctx, out: &Output) -> Result<()> {
     })
 }
 
+/// The sitemap, in three groups whose parts a weekly build mostly leaves as they were:
+/// papers in the order their weeks announced them, and authors in the order of their first
+/// paper, so a week's new pages come at the end of each; the pages that change every week
+/// (home, digests, categories, authors' numbered pages) in a group of their own.
 pub(super) fn write_sitemaps(ctx: &Ctx, out: &Output) -> Result<()> {
     let site = ctx.site;
-    let mut rels: Vec<String> = vec![String::new(), "archive/".into(), "search/".into()];
-    rels.extend(site.digests.iter().map(views::digest_rel));
+    let mut pages: Vec<String> = vec![String::new(), "archive/".into(), "search/".into()];
+    pages.extend(site.digests.iter().rev().map(views::digest_rel));
     for cat in &site.categories {
         let split = Split {
             len: cat.papers.len(),
             per_page: ctx.config.paginate_by,
             front: pager::Front::TwoNewestPages,
         };
-        rels.extend(split.pages().map(|page| pager::rel(&cat.slug, page)));
+        pages.extend(split.pages().map(|page| pager::rel(&cat.slug, page)));
     }
-    rels.extend(site.papers.iter().map(views::paper_rel));
     for author in &site.authors {
         let front = views::author_rel(&author.slug);
         let split = author_split(author.papers.len());
-        rels.extend(split.pages().map(|page| pager::page_rel(&front, page)));
+        pages.extend(
+            split
+                .pages()
+                .filter(|&page| page != ListPage::Front)
+                .map(|page| pager::page_rel(&front, page)),
+        );
     }
-    for (name, text) in feeds::sitemaps(&rels, &ctx.urls, feeds::SITEMAP_MAX_URLS) {
+    // Oldest week first (`digests` is newest first), papers no digest lists last; by id
+    // within each.
+    let mut papers: Vec<usize> = (0..site.papers.len()).collect();
+    papers.sort_by_key(|&i| {
+        let week = site.week_of[i];
+        (week.is_none(), std::cmp::Reverse(week), i)
+    });
+    let mut place = vec![0; papers.len()];
+    for (n, &i) in papers.iter().enumerate() {
+        place[i] = n;
+    }
+    let mut authors: Vec<(usize, &site::Author)> = site
+        .authors
+        .iter()
+        .map(|a| (a.papers.iter().map(|&i| place[i]).min().unwrap_or(0), a))
+        .collect();
+    authors.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.slug.cmp(&b.1.slug)));
+    let groups = [
+        feeds::SitemapGroup {
+            name: "pages",
+            rels: pages,
+        },
+        feeds::SitemapGroup {
+            name: "papers",
+            rels: papers
+                .iter()
+                .map(|&i| views::paper_rel(&site.papers[i]))
+                .collect(),
+        },
+        feeds::SitemapGroup {
+            name: "authors",
+            rels: authors
+                .iter()
+                .map(|(_, a)| views::author_rel(&a.slug))
+                .collect(),
+        },
+    ];
+    for (name, text) in feeds::sitemaps(&groups, &ctx.urls, feeds::SITEMAP_MAX_URLS) {
         out.write(&name, text.as_bytes())?;
     }
     out.write("robots.txt", feeds::robots(&ctx.urls).as_bytes())

@@ -144,43 +144,63 @@ pub fn atom(meta: &FeedMeta, site: &Site, papers: &[usize], urls: &Urls) -> anyh
 
 pub const SITEMAP_MAX_URLS: usize = 30_000;
 
-/// The sitemap: one file, or past `max` URLs a sitemap index over numbered parts.
-/// Returns (site-relative path, contents) pairs.
-pub fn sitemaps(rels: &[String], urls: &Urls, max: usize) -> Vec<(String, String)> {
+/// The site's URLs for the sitemap, in groups: each is split into parts on its own, so a
+/// group that only grows at its end leaves its full parts as they were.
+pub struct SitemapGroup {
+    /// In the part's name: `sitemap-{name}{n}.xml`.
+    pub name: &'static str,
+    pub rels: Vec<String>,
+}
+
+/// The sitemap: one file, or past `max` URLs a sitemap index over numbered parts of each
+/// group. Returns (site-relative path, contents) pairs.
+pub fn sitemaps(groups: &[SitemapGroup], urls: &Urls, max: usize) -> Vec<(String, String)> {
     use rayon::prelude::*;
-    let urlset = |chunk: &[String]| {
-        let mut s = String::with_capacity(chunk.len() * 80);
-        s.push_str(
-            "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
-        );
-        for rel in chunk {
-            s.push_str("  <url><loc>");
-            s.push_str(&xml_text(&urls.permalink(rel)));
-            s.push_str("</loc></url>\n");
-        }
-        s.push_str("</urlset>\n");
-        s
-    };
-    if rels.len() <= max {
-        return vec![("sitemap.xml".into(), urlset(rels))];
+    let total: usize = groups.iter().map(|g| g.rels.len()).sum();
+    if total <= max {
+        let all = groups.iter().flat_map(|g| &g.rels);
+        return vec![("sitemap.xml".into(), urlset(all, total, urls))];
     }
-    let mut files = Vec::new();
+    let parts: Vec<(String, &[String])> = groups
+        .iter()
+        .flat_map(|g| {
+            g.rels
+                .chunks(max)
+                .enumerate()
+                .map(move |(n, chunk)| (format!("sitemap-{}{}.xml", g.name, n + 1), chunk))
+        })
+        .collect();
     let mut index = String::from(
         "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
     );
-    // A part is tens of thousands of URLs: the parts are written on all cores.
-    let parts: Vec<String> = rels.par_chunks(max).map(urlset).collect();
-    for (n, part) in parts.into_iter().enumerate() {
-        let name = format!("sitemap{}.xml", n + 1);
+    for (name, _) in &parts {
         index.push_str(&format!(
             "  <sitemap><loc>{}</loc></sitemap>\n",
-            xml_text(&urls.permalink(&name))
+            xml_text(&urls.permalink(name))
         ));
-        files.push((name, part));
     }
     index.push_str("</sitemapindex>\n");
+    // A part is tens of thousands of URLs: the parts are written on all cores.
+    let mut files: Vec<(String, String)> = parts
+        .into_par_iter()
+        .map(|(name, chunk)| (name, urlset(chunk.iter(), chunk.len(), urls)))
+        .collect();
     files.insert(0, ("sitemap.xml".into(), index));
     files
+}
+
+fn urlset<'a>(rels: impl Iterator<Item = &'a String>, len: usize, urls: &Urls) -> String {
+    let mut s = String::with_capacity(len * 80);
+    s.push_str(
+        "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
+    );
+    for rel in rels {
+        s.push_str("  <url><loc>");
+        s.push_str(&xml_text(&urls.permalink(rel)));
+        s.push_str("</loc></url>\n");
+    }
+    s.push_str("</urlset>\n");
+    s
 }
 
 pub fn robots(urls: &Urls) -> String {
@@ -195,30 +215,37 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sitemap_splits_into_an_index() {
+    fn sitemap_splits_each_group_into_an_index() {
         let urls = Urls::new("https://example.org/d");
-        let rels: Vec<String> = (0..7).map(|i| format!("papers/{i}/")).collect();
-        let one = sitemaps(&rels, &urls, 10);
+        let group = |name, n: usize| SitemapGroup {
+            name,
+            rels: (0..n).map(|i| format!("{name}/{i}/")).collect(),
+        };
+        let groups = [group("papers", 7), group("authors", 2)];
+        let one = sitemaps(&groups, &urls, 10);
         assert_eq!(one.len(), 1);
-        assert_eq!(one[0].1.matches("<url>").count(), 7);
-        let split = sitemaps(&rels, &urls, 3);
+        assert_eq!(one[0].1.matches("<url>").count(), 9);
+        let split = sitemaps(&groups, &urls, 3);
         let names: Vec<&str> = split.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(
             names,
             [
                 "sitemap.xml",
-                "sitemap1.xml",
-                "sitemap2.xml",
-                "sitemap3.xml"
+                "sitemap-papers1.xml",
+                "sitemap-papers2.xml",
+                "sitemap-papers3.xml",
+                "sitemap-authors1.xml"
             ]
         );
         assert!(split[0].1.contains("<sitemapindex"));
         assert!(
             split[0]
                 .1
-                .contains("<loc>https://example.org/d/sitemap3.xml</loc>")
+                .contains("<loc>https://example.org/d/sitemap-authors1.xml</loc>")
         );
+        // The last part of a group holds what is left of it, not the next group's first.
         assert_eq!(split[3].1.matches("<url>").count(), 1);
+        assert_eq!(split[4].1.matches("<url>").count(), 2);
         assert!(
             split[1]
                 .1
