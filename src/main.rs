@@ -24,7 +24,8 @@ const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 /// page faults after it). `MIMALLOC_PURGE_DELAY` still has the last word.
 fn return_freed_memory_sooner() {
     if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
-        // SAFETY: sets a number that mimalloc reads atomically each time it purges.
+        // SAFETY: called before the command starts any other thread, so nothing reads
+        // the option while it is set.
         unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 10) }
     }
 }
