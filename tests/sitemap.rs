@@ -23,7 +23,7 @@ fn a_large_site_gets_a_sitemap_index_whose_parts_list_every_page() {
     let first = parts(&public);
     assert_every_page_listed_once(&public, &first);
 
-    // A week later: new papers, one of them also by an author of the first week.
+    // A week later: 40 new papers, each by a new author and by one of the first week.
     write_week(site.path(), "2024-W02", n..n + 40, |i| {
         format!("\"Writer Number{i}\", \"Writer Number7\"")
     });
