@@ -256,14 +256,11 @@ pub(super) fn write_sitemaps(ctx: &Ctx, out: &Output) -> Result<()> {
         pages.extend(split.pages().map(|page| pager::rel(&cat.slug, page)));
     }
     for author in &site.authors {
-        let front = views::author_rel(&author.slug);
-        let split = author_split(author.papers.len());
-        pages.extend(
-            split
-                .pages()
-                .filter(|&page| page != ListPage::Front)
-                .map(|page| pager::page_rel(&front, page)),
-        );
+        let numbered = author_split(author.papers.len()).numbered();
+        if numbered > 0 {
+            let front = views::author_rel(&author.slug);
+            pages.extend((1..=numbered).map(|n| pager::page_rel(&front, ListPage::Numbered(n))));
+        }
     }
     // Oldest week first (`digests` is newest first), papers no digest lists last; by id
     // within each.
