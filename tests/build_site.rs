@@ -501,11 +501,7 @@ fn our_atom_feed_reads_back_as_a_feed() {
         .arg(site.path().join("public/atom.xml"))
         .output()
         .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "feedparser: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_tool_ok(&out, "feedparser");
     let feed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(feed["bozo"], false, "feedparser found the feed malformed");
     assert_eq!(feed["version"], "atom10");

@@ -524,11 +524,7 @@ fn throwaway_certificates(dir: &Path) {
             .current_dir(dir)
             .output()
             .expect("openssl runs");
-        assert!(
-            out.status.success(),
-            "openssl {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        common::assert_tool_ok(&out, format!("openssl {args:?}"));
     };
     let ec = [
         "-newkey",

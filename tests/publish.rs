@@ -91,11 +91,7 @@ fn snapshots_are_byte_identical_and_verify() {
         .arg(&unpacked)
         .output()
         .unwrap();
-    assert!(
-        tar.status.success(),
-        "{}",
-        String::from_utf8_lossy(&tar.stderr)
-    );
+    common::assert_tool_ok(&tar, "tar");
     let check = std::process::Command::new("sha256sum")
         .args(["--quiet", "-c", "MANIFEST.sha256"])
         .current_dir(&unpacked)
@@ -265,11 +261,7 @@ print('\n'.join(uris))
         .args(["-c", script, warc.to_str().unwrap()])
         .output()
         .expect("python3 runs (this test needs warcio: pip install warcio)");
-    assert!(
-        out.status.success(),
-        "warcio: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_tool_ok(&out, "warcio");
     let text = String::from_utf8(out.stdout).unwrap();
     let mut lines = text.lines();
     assert_eq!(lines.next().unwrap(), format!("1 {files} 1"));

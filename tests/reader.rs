@@ -171,11 +171,7 @@ fn the_search_index_finds_a_paper_by_a_word_of_its_abstract() {
         .arg("instrumentation")
         .output()
         .expect("node runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_tool_ok(&out, "search_query.mjs");
     let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let hit = answer["results"]
         .as_array()

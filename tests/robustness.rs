@@ -206,11 +206,7 @@ fn killing_fetch_at_any_moment_leaves_every_file_whole() {
             .arg(site.path().join("content"))
             .output()
             .unwrap();
-        assert!(
-            check.status.success(),
-            "round {round}: {}",
-            String::from_utf8_lossy(&check.stderr)
-        );
+        common::assert_tool_ok(&check, format!("round {round}"));
     }
     // A full run afterwards gives what a clean run gives.
     assert_ok(&paperboy(

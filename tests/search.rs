@@ -64,11 +64,7 @@ fn search(public: &Path, q: &str, opts: serde_json::Value) -> Answer {
         .arg(opts.to_string())
         .output()
         .expect("node runs");
-    assert!(
-        out.status.success(),
-        "{q}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_tool_ok(&out, q);
     let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let urls: Vec<String> = value["urls"]
         .as_array()

@@ -18,9 +18,5 @@ fn serve_reloads_and_shows_errors_in_a_real_browser() {
         .expect("node runs");
     let report = String::from_utf8_lossy(&out.stdout);
     eprintln!("{report}");
-    assert!(
-        out.status.success(),
-        "serve.mjs failed:\n{report}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_tool_ok(&out, format!("serve.mjs failed:\n{report}"));
 }

@@ -110,11 +110,7 @@ print(json.dumps(out))
         .arg(public)
         .output()
         .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_tool_ok(&out, "python3, reading the sitemap");
     serde_json::from_slice(&out.stdout).unwrap()
 }
 

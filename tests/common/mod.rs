@@ -201,6 +201,13 @@ pub fn assert_ok(o: &Output) {
     );
 }
 
+/// For a tool a test runs beside paperboy (python3, node, openssl): `what` and the tool's
+/// stderr are the message.
+#[track_caller]
+pub fn assert_tool_ok(o: &Output, what: impl std::fmt::Display) {
+    assert!(o.status.success(), "{what}: {}", stderr(o));
+}
+
 pub fn read(path: impl AsRef<Path>) -> String {
     let p = path.as_ref();
     std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
@@ -537,11 +544,7 @@ pub fn run_browser_script(script: &str, base: &str) {
         .expect("node runs (tests/browser needs `npm ci --prefix tests/browser`)");
     let report = String::from_utf8_lossy(&out.stdout);
     eprintln!("{report}");
-    assert!(
-        out.status.success(),
-        "{script} failed:\n{report}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_tool_ok(&out, format!("{script} failed:\n{report}"));
 }
 
 pub struct Serve {
