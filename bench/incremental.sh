@@ -44,7 +44,7 @@ timed "full build (--full)" "$bin" --root "$site" build --full --output "$work/f
 full_wall=$last_wall
 if diff -r "$site/public" "$work/full" >/dev/null; then echo "outputs identical"; else echo "OUTPUTS DIFFER"; exit 1; fi
 printf "incremental / full: %.0f %%; 5 %% of the full build: %.2f s\n" \
-  "$(echo "100 * $incremental_wall / $last_wall" | bc -l)" "$(echo "$last_wall / 20" | bc -l)"
+  "$(echo "100 * $incremental_wall / $full_wall" | bc -l)" "$(echo "$full_wall / 20" | bc -l)"
 # What any tool that builds this site incrementally must do, timed without paperboy: stat
 # every content file, and write the files the week changed (whose bytes differ from the
 # site before it) from memory, both on all cores.
