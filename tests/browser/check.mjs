@@ -94,6 +94,14 @@ try {
     check("math renders in the title", w > 5, `width ${w}`);
     await context.close();
   }
+  // A link that starts with math is underlined under its math as well as its words.
+  {
+    const { page, context } = await open("papers/2604.03438/");
+    const line = await page.locator(".related a > math").first()
+      .evaluate((m) => getComputedStyle(m).textDecorationLine).catch(() => "no such link");
+    check("a related paper's math is underlined with its link", line === "underline", line);
+    await context.close();
+  }
   // Dark mode.
   {
     const light = await open("papers/2604.03438/");
