@@ -88,6 +88,31 @@ fn every_week_has_its_papers_vectors_and_the_page_lists_the_newest_weeks() {
             assert_eq!(weights.iter().max(), Some(&255), "{id}");
         }
     }
+    // A title or headline with math carries it as MathML too, for the scripts to show;
+    // one without carries nothing more.
+    let row_of = |week: &str, id: &str| -> Value {
+        let file: Value = serde_json::from_slice(&files[&format!("{week}.json")]).unwrap();
+        let rows = file["papers"].as_array().unwrap();
+        rows.iter().find(|r| r[0] == id).unwrap().clone()
+    };
+    let omega = row_of("2023-W23", "2306.03845");
+    assert!(omega[2].as_str().unwrap().starts_with("$ω$Test"), "{omega}");
+    assert!(
+        omega[8]
+            .as_str()
+            .unwrap()
+            .starts_with("<math display=\"inline\"><mi>ω</mi></math>Test"),
+        "{omega}"
+    );
+    let risk = row_of("2025-W34", "2508.13465");
+    assert_eq!(risk[8], "", "{risk}");
+    assert!(
+        risk[9]
+            .as_str()
+            .unwrap()
+            .contains("<mo>&gt;</mo><mn>98</mn></math> pass rates"),
+        "{risk}"
+    );
     // A reader's browser loads only the newest weeks: the example keeps twelve.
     let weeks: Value = serde_json::from_slice(&files["weeks.json"]).unwrap();
     let listed: Vec<&str> = weeks["weeks"]

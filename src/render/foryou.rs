@@ -8,6 +8,7 @@
 //! every one (a site-wide idf moves with every paper added), and a small week still weighs
 //! its words against enough papers to tell a topic's words from everyone's.
 
+use super::math::html_if_math;
 use super::views::{Urls, paper_rel, primary_category, review_view};
 use crate::site::Site;
 use crate::site::related::{TermCounter, Terms, term_hash};
@@ -17,7 +18,7 @@ use serde::Serialize;
 pub const TERMS: usize = 12;
 
 /// Bumped when the file's shape or the weights change.
-pub const FORMAT: u32 = 2;
+pub const FORMAT: u32 = 3;
 
 /// Papers an idf is counted over, at least: the week's, then older weeks', whole.
 pub const IDF_PAPERS: usize = 2000;
@@ -35,8 +36,9 @@ pub fn idf_weeks(site: &Site, di: usize) -> std::ops::Range<usize> {
 }
 
 /// One paper of a week file: id, site path, title, headline, first authors, primary
-/// category, date, and the vector as alternating term ids (32 bits of the term's hash) and
-/// weights (1 to 255). A row, not an object: keys would double the file.
+/// category, date, the vector as alternating term ids (32 bits of the term's hash) and
+/// weights (1 to 255), then the title and the headline as HTML with their math as MathML
+/// ("" for one without math). A row, not an object: keys would double the file.
 type Row<'a> = (
     &'a str,
     String,
@@ -46,6 +48,8 @@ type Row<'a> = (
     &'a str,
     String,
     Vec<u32>,
+    String,
+    String,
 );
 
 #[derive(Serialize)]
@@ -206,6 +210,8 @@ impl<'a> Weeks<'a> {
                     primary_category(f),
                     super::views::ymd(&f.published, '-'),
                     vector,
+                    html_if_math(&f.title),
+                    html_if_math(review.headline),
                 ))
             })
             .collect::<anyhow::Result<_>>()?;

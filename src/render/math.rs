@@ -184,14 +184,30 @@ fn has_event_attribute(markup: &str) -> bool {
     })
 }
 
-/// Text for places that cannot hold markup (titles, feeds, email): LaTeX stays as it is.
-pub fn has_math(s: &str) -> bool {
-    next_math(s).is_some()
+/// `s` as HTML with its math as MathML, or "" when it has no math: for the JSON files that
+/// the site's scripts show titles from, which carry the plain text anyway (a reader's
+/// BibTeX export wants the LaTeX).
+pub fn html_if_math(s: &str) -> String {
+    if next_math(s).is_some() {
+        text_with_math(s)
+    } else {
+        String::new()
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn html_only_for_text_with_math() {
+        assert_eq!(html_if_math("Strip Planarity Testing"), "");
+        assert_eq!(html_if_math("Costs $35,000 & more"), "");
+        assert_eq!(
+            html_if_math("Graph $A_n$ & <b>"),
+            "Graph <math display=\"inline\"><msub><mi>A</mi><mi>n</mi></msub></math> &amp; &lt;b&gt;"
+        );
+    }
 
     #[test]
     fn mu_lengths_become_em() {

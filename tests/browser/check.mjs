@@ -56,6 +56,12 @@ try {
     await typed.first().waitFor({ timeout: 15000 }).catch(() => {});
     check("typing a query searches as you type", (await typed.count()) > 0);
     check("the query goes into the address", page.url().includes("q=gaussian"), page.url());
+    // A title's math shows as math, as on the paper's page, not as its LaTeX.
+    await page.fill("#search-input", "dynkin");
+    const dynkin = page.locator("#search-results a", { hasText: "Dynkin graph" });
+    await dynkin.first().waitFor({ timeout: 15000 }).catch(() => {});
+    const dynkinTitle = await dynkin.first().evaluate((a) => [a.querySelectorAll("math msub").length, a.textContent]).catch(() => [0, ""]);
+    check("a result's title shows its math", dynkinTitle[0] === 1 && !dynkinTitle[1].includes("$"), JSON.stringify(dynkinTitle));
     // Every match counted exactly, 30 a page, the matched words marked in a snippet.
     await page.fill("#search-input", "learning");
     await page.waitForFunction(() => /^[\d,]+ papers, page 1 of \d+/.test(document.getElementById("search-status").textContent), null, { timeout: 15000 }).catch(() => {});

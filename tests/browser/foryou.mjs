@@ -114,6 +114,34 @@ try {
   await page.waitForSelector("#foryou-list li", { timeout: 15000 }).catch(() => {});
   check("For you ranks with 1,000 saved papers", (await page.locator("#foryou-list li").count()) > 0);
 
+  // A headline with math is saved with it and shows it; what an imported file puts in its
+  // place shows as no more than MathML and text.
+  await page.evaluate(() => localStorage.clear());
+  await go("digests/2025-W34/");
+  await page.locator('article.card[data-id="2508.13465"] button.save').click();
+  await page.waitForFunction(() => document.querySelector('article.card[data-id="2508.13465"] button.save').getAttribute("aria-pressed") === "true");
+  await go("saved/");
+  await page.waitForSelector("#saved-list article");
+  const mathTitle = await page.locator("#saved-list .card-title a").first().evaluate((a) => [a.querySelectorAll("math mo").length, a.textContent]);
+  check("a saved headline shows its math", mathTitle[0] === 1 && !mathTitle[1].includes("$"), JSON.stringify(mathTitle));
+  await page.evaluate(() => {
+    const s = JSON.parse(localStorage.getItem("paperboy.saved"));
+    const p = s.papers["2508.13465"];
+    p.headlineHtml = '<img src="x" onerror="window.pwned = 1">Hostile <math><mi onclick="window.pwned = 2" style="color:red">x</mi><script>window.pwned = 3</script></math>';
+    p.titleHtml = '<a href="javascript:window.pwned = 4">title</a>';
+    localStorage.setItem("paperboy.saved", JSON.stringify(s));
+  });
+  await go("saved/");
+  await page.waitForSelector("#saved-list article");
+  const hostile = await page.locator("#saved-list article").first().evaluate((a) => ({
+    title: a.querySelector(".card-title a").innerHTML,
+    tags: Array.from(a.querySelectorAll(".card-title *, .paper-title *")).map((e) => e.localName),
+    attrs: Array.from(a.querySelectorAll(".card-title a *, .paper-title *")).flatMap((e) => e.getAttributeNames()),
+  }));
+  check("saved HTML keeps only MathML and text", hostile.title === "Hostile <math><mi>x</mi></math>" &&
+    hostile.tags.every((t) => ["a", "math", "mi"].includes(t)) && hostile.attrs.length === 0, JSON.stringify(hostile));
+  check("and runs nothing", (await page.evaluate(() => window.pwned)) === undefined);
+
   check("no script errors", errors.length === 0, errors.join("; "));
   check("nothing was asked of another site", foreign.length === 0, foreign.slice(0, 3).join(", "));
 

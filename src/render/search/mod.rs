@@ -20,7 +20,7 @@
 //!   alone, and a week's new papers rewrite only the files of the stems they have (the last
 //!   part of a common one), not every file because every idf moved.
 //! - `docs/<n>.json`: `[[url, title, authors, date, category, abstract], …]` for docs
-//!   n*chunk…
+//!   n*chunk…; a title with math has its HTML (math as MathML) as a seventh item.
 
 mod state;
 mod terms;
@@ -363,8 +363,9 @@ pub fn doc_chunk_rel(c: usize) -> String {
 }
 
 /// The document details of papers `range` (one chunk): url, title, the first authors,
-/// date, category and the start of the abstract (for the snippet) of each. They depend on
-/// those papers alone, so a chunk whose papers did not change need not be made again.
+/// date, category, the start of the abstract (for the snippet) and, for a title with
+/// math, the title as HTML. They depend on those papers alone, so a chunk whose papers
+/// did not change need not be made again.
 pub fn doc_chunk(
     site: &Site,
     urls: &Urls,
@@ -380,14 +381,19 @@ pub fn doc_chunk(
             if f.authors.len() > 4 {
                 authors.push("et al.");
             }
-            serde_json::json!([
-                urls.path(&paper_rel(p)),
-                f.title,
-                authors.join(", "),
-                crate::render::views::ymd(&f.published, '-'),
-                f.primary_category,
-                cut_at_word(abstract_text.trim(), ABSTRACT_CHARS),
-            ])
+            let mut doc = vec![
+                urls.path(&paper_rel(p)).into(),
+                f.title.as_str().into(),
+                authors.join(", ").into(),
+                crate::render::views::ymd(&f.published, '-').into(),
+                f.primary_category.as_str().into(),
+                cut_at_word(abstract_text.trim(), ABSTRACT_CHARS).into(),
+            ];
+            let title_html = crate::render::math::html_if_math(&f.title);
+            if !title_html.is_empty() {
+                doc.push(title_html.into());
+            }
+            serde_json::Value::Array(doc)
         })
         .collect();
     Ok(serde_json::Value::Array(docs).to_string())

@@ -111,7 +111,8 @@
     return null;
   }
   function fromRow(r, weekName) {
-    return { id: r[0], url: base + r[1], title: r[2], headline: r[3], authors: r[4], category: r[5], date: r[6], week: weekName, vector: r[7] };
+    return { id: r[0], url: base + r[1], title: r[2], headline: r[3], authors: r[4], category: r[5], date: r[6], week: weekName, vector: r[7],
+      titleHtml: r[8] || "", headlineHtml: r[9] || "" };
   }
 
   function el(tag, props, children) {
@@ -120,6 +121,49 @@
     (children || []).forEach(function (c) { if (c) e.appendChild(c); });
     return e;
   }
+
+  // ---- Math in titles ----
+
+  // Titles and headlines with math come with their HTML (MathML, made by the build), and a
+  // saved paper keeps it in this browser, where an imported file may have put anything in
+  // its place: so only MathML elements, their text and their presentation attributes are
+  // copied out of it, and anything else is dropped.
+  var MATHML = "http://www.w3.org/1998/Math/MathML";
+  var MATH_TAGS = new Set(["math", "mi", "mn", "mo", "ms", "mtext", "mspace", "mrow", "msub", "msup", "msubsup", "mfrac",
+    "msqrt", "mroot", "mover", "munder", "munderover", "mstyle", "mpadded", "mphantom", "menclose", "mtable", "mtr", "mtd",
+    "mmultiscripts", "mprescripts", "none", "semantics"]);
+  var MATH_ATTRS = new Set(["display", "mathvariant", "stretchy", "symmetric", "fence", "separator", "movablelimits",
+    "largeop", "accent", "accentunder", "form", "width", "height", "depth", "lspace", "rspace", "minsize", "maxsize",
+    "linethickness", "displaystyle", "scriptlevel", "columnalign", "rowspacing", "columnspacing", "notation"]);
+  function copyMath(from, to) {
+    Array.prototype.forEach.call(from.childNodes, function (n) {
+      if (n.nodeType === 3) {
+        to.appendChild(doc.createTextNode(n.data));
+      } else if (n.nodeType === 1 && n.namespaceURI === MATHML && MATH_TAGS.has(n.localName)) {
+        var m = doc.createElementNS(MATHML, n.localName);
+        Array.prototype.forEach.call(n.attributes, function (a) { if (MATH_ATTRS.has(a.name)) m.setAttribute(a.name, a.value); });
+        copyMath(n, m);
+        to.appendChild(m);
+      }
+    });
+  }
+  // `text` as nodes, with its math when `html` has it.
+  function withMath(text, html) {
+    var out = doc.createDocumentFragment();
+    if (typeof html === "string" && html) {
+      var parsed = doc.createElement("template");
+      parsed.innerHTML = html;
+      copyMath(parsed.content, out);
+    } else {
+      out.appendChild(doc.createTextNode(text || ""));
+    }
+    return out;
+  }
+  function headlineOrTitle(p) {
+    return p.headline ? withMath(p.headline, p.headlineHtml) : withMath(p.title, p.titleHtml);
+  }
+  // For search.js's results.
+  root.paperboyWithMath = withMath;
 
   // ---- Save buttons on cards and paper pages ----
 
@@ -177,12 +221,12 @@
   // ---- A result or saved paper as a small card ----
 
   function card(p, extra) {
-    var title = el("a", { href: p.url, text: p.headline || p.title });
+    var title = el("a", { href: p.url }, [headlineOrTitle(p)]);
     var kids = [
       el("p", { class: "card-meta" }, [el("span", { class: "cat-text", text: p.category || "" }), el("span", { text: p.date || "" })]),
       el("h2", { class: "card-title" }, [title]),
     ];
-    if (p.headline && p.title) kids.push(el("p", { class: "paper-title", text: p.title }));
+    if (p.headline && p.title) kids.push(el("p", { class: "paper-title" }, [withMath(p.title, p.titleHtml)]));
     if (p.authors) kids.push(el("p", { class: "authors", text: p.authors }));
     if (extra) kids.push(extra);
     return el("article", { class: "card", "data-result": p.id }, [el("div", { class: "card-body" }, kids)]);
@@ -288,7 +332,7 @@
         ranked.forEach(function (r) {
           var c = candidates[r.index].paper;
           var why = mine[r.because].paper;
-          var because = el("p", { class: "because" }, [doc.createTextNode("Like: "), el("a", { href: why.url, text: why.headline || why.title })]);
+          var because = el("p", { class: "because" }, [doc.createTextNode("Like: "), el("a", { href: why.url }, [headlineOrTitle(why)])]);
           foryouList.appendChild(el("li", {}, [card(c, because)]));
         });
       }).catch(function (e) { fstatus.textContent = "Ranking is unavailable: " + e.message; });

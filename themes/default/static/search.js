@@ -109,7 +109,7 @@
 
     // opts: {category, from, to (years), page (1-based)}. Resolves to
     // {total, page, pages, results: [{doc, score, url, title, authors, date, category,
-    // abstract}], words: [[typed, [matched words]]], stems: [...]}.
+    // abstract, titleHtml}], words: [[typed, [matched words]]], stems: [...]}.
     return function query(q, opts) {
       opts = opts || {};
       var words = tokenize(q);
@@ -157,7 +157,7 @@
                 stems: [].concat.apply([], exps.map(function (e) { return e.alts.map(function (a) { return a[1]; }); })),
                 results: shown.map(function (h) {
                   var d = byChunk[Math.floor(h[0] / meta.chunk)][h[0] % meta.chunk];
-                  return { doc: h[0], score: h[1], url: d[0], title: d[1], authors: d[2], date: d[3], category: d[4], abstract: d[5] || "" };
+                  return { doc: h[0], score: h[1], url: d[0], title: d[1], authors: d[2], date: d[3], category: d[4], abstract: d[5] || "", titleHtml: d[6] || "" };
                 }),
               };
             });
@@ -282,7 +282,9 @@
         var li = document.createElement("li");
         var a = document.createElement("a");
         a.href = d.url;
-        a.textContent = d.title;
+        // reader.js (loaded first) shows a title's math; without it, the title's LaTeX.
+        if (window.paperboyWithMath) a.appendChild(window.paperboyWithMath(d.title, d.titleHtml));
+        else a.textContent = d.title;
         var small = document.createElement("span");
         small.className = "muted";
         small.textContent = " " + d.category + " · " + d.date + (d.authors ? " · " + d.authors : "");
