@@ -65,6 +65,7 @@ fn the_example_site_has_every_page_type() {
         "index.html",
         "404.html",
         "archive/index.html",
+        "categories/index.html",
         "atom.xml",
         "sitemap.xml",
         "robots.txt",

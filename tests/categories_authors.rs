@@ -61,6 +61,26 @@ fn categories_are_arxiv_s_or_a_journal_s_and_say_what_they_are() {
     assert!(cs < journals && journals < physics);
     assert!(archive[journals..physics].contains(">Bioinformatics : nature.com subject feeds<"));
     assert!(!archive[journals..physics].contains(">cs."));
+    // So does /categories/, which each category page links: every category, with its count.
+    let index = read(public.join("categories/index.html"));
+    let groups: Vec<usize> = ["Computer Science", "Journals and other feeds", "Physics"]
+        .iter()
+        .map(|g| index.find(&format!("<h2>{g}</h2>")).unwrap())
+        .collect();
+    assert!(groups.is_sorted(), "{groups:?}");
+    assert!(index.contains(
+        "<a href=\"/digest/categories/cs.DC/\" title=\"Covers fault-tolerance, distributed algorithms"
+    ));
+    for dir in std::fs::read_dir(public.join("categories")).unwrap() {
+        let slug = dir.unwrap().file_name().to_string_lossy().into_owned();
+        if slug != "index.html" {
+            assert!(
+                index.contains(&format!("href=\"/digest/categories/{slug}/\"")),
+                "{slug}"
+            );
+        }
+    }
+    assert!(dc.contains("<a href=\"/digest/categories/\">All categories</a>"));
     assert_ok(&paperboy(site.path(), &["check"]));
 }
 

@@ -166,16 +166,22 @@ pub(super) fn render_lists(ctx: &Ctx, out: &Output) -> Result<()> {
     c.insert("categories", &categories);
     always(ctx, out, "archive.html", "archive/index.html", &c)?;
     always(ctx, out, "search.html", "search/index.html", &ctx.context())?;
-    // The reader's saved papers and their ranking: pages of a theme that has them.
-    for (template, rel) in [
-        ("saved.html", "saved/index.html"),
-        ("foryou.html", "foryou/index.html"),
+    // Pages of a theme that has them: the list of categories, the reader's saved papers
+    // and their ranking.
+    for (template, rel, c) in [
+        ("categories.html", "categories/index.html", &c),
+        ("saved.html", "saved/index.html", &ctx.context()),
+        ("foryou.html", "foryou/index.html", &ctx.context()),
     ] {
-        if ctx.tera.get_template_names().any(|n| n == template) {
-            always(ctx, out, template, rel, &ctx.context())?;
+        if has_template(ctx, template) {
+            always(ctx, out, template, rel, c)?;
         }
     }
     always(ctx, out, "404.html", "404.html", &ctx.context())
+}
+
+fn has_template(ctx: &Ctx, name: &str) -> bool {
+    ctx.tera.get_template_names().any(|n| n == name)
 }
 
 /// The few pages that show something of every week or category are rendered every time.
@@ -246,6 +252,9 @@ pub(super) fn write_feeds(ctx: &Ctx, out: &Output) -> Result<()> {
 pub(super) fn write_sitemaps(ctx: &Ctx, out: &Output) -> Result<()> {
     let site = ctx.site;
     let mut pages: Vec<String> = vec![String::new(), "archive/".into(), "search/".into()];
+    if has_template(ctx, "categories.html") {
+        pages.push("categories/".into());
+    }
     pages.extend(site.digests.iter().rev().map(views::digest_rel));
     for cat in &site.categories {
         let split = Split {

@@ -29,6 +29,10 @@ const THEME: &[(&str, &str)] = &[
         include_str!("../../themes/default/templates/category.html"),
     ),
     (
+        "templates/categories.html",
+        include_str!("../../themes/default/templates/categories.html"),
+    ),
+    (
         "templates/digest.html",
         include_str!("../../themes/default/templates/digest.html"),
     ),
