@@ -276,8 +276,29 @@ fn journal_feeds() {
             "raw HTML stripped: {}",
             p.abstract_text
         );
-        assert!(p.abstract_text.contains("Abstract"));
+        // A structured abstract reads as PubMed shows one: no "Abstract" label, each
+        // section's heading before its text, and no section run into the next.
+        assert!(
+            p.abstract_text.starts_with("Summary: ") || p.abstract_text.starts_with("Motivation: "),
+            "{}",
+            p.abstract_text
+        );
+        assert!(
+            p.abstract_text
+                .contains(" Supplementary information: Supplementary data are available"),
+            "{}",
+            p.abstract_text
+        );
     }
+    let cyto = feed
+        .papers
+        .iter()
+        .find(|p| p.title.starts_with("CytoSimplex"))
+        .unwrap();
+    assert!(cyto.abstract_text.contains(
+        "developmental processes. Availability and Implementation: The R version of CytoSimplex \
+         is available on Github at https://github.com/welch-lab/CytoSimplex."
+    ));
 
     let (_, feed) = parse(
         &dir,

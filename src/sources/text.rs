@@ -4,20 +4,119 @@ use chrono::{DateTime, NaiveDate, Utc};
 
 /// Feed HTML (escaped, CDATA or raw) to plain text: tags dropped, entities decoded,
 /// white space folded. The result is text, to be escaped again wherever it is shown.
+///
+/// Blocks stay apart: words of adjacent blocks never run together ("processes.Availability"
+/// would also be one sentence to the machine review). A structured abstract's headings,
+/// short unpunctuated blocks before more text (`<div class="boxTitle">Motivation</div>`),
+/// read as PubMed shows them ("Motivation: …"), and a first block that only says
+/// "Abstract" is dropped: it labels the field, it is not part of it.
 pub fn html_to_text(html: &str) -> String {
     if !html.contains('<') && !html.contains('&') {
         return super::xml::fold_whitespace(html);
     }
-    // Block-level ends become spaces so words from adjacent blocks do not run together.
-    let spaced = html
-        .replace("</div>", "</div> ")
-        .replace("</p>", "</p> ")
-        .replace("<br>", " ")
-        .replace("<br/>", " ")
-        .replace("<br />", " ");
-    let cleaned = ammonia::Builder::empty().clean(&spaced).to_string();
+    let cleaned = ammonia::Builder::empty()
+        .clean(&mark_blocks(html))
+        .to_string();
     let decoded = html_escape::decode_html_entities(&cleaned);
-    super::xml::fold_whitespace(&decoded)
+    let mut blocks: Vec<(String, char)> = Vec::new();
+    let mut rest: &str = &decoded;
+    while !rest.is_empty() {
+        let (text, end) = match rest.find([HEADING_END, BLOCK_EDGE]) {
+            Some(at) => {
+                let mark = rest[at..].chars().next().unwrap_or(BLOCK_EDGE);
+                (&rest[..at], (mark, &rest[at + mark.len_utf8()..]))
+            }
+            None => (rest, (BLOCK_EDGE, "")),
+        };
+        let text = super::xml::fold_whitespace(text);
+        if !text.is_empty() {
+            blocks.push((text, end.0));
+        }
+        rest = end.1;
+    }
+    if blocks.len() > 1 && matches!(blocks[0].0.as_str(), "Abstract" | "ABSTRACT" | "Abstract:") {
+        blocks.remove(0);
+    }
+    let mut out = String::with_capacity(decoded.len());
+    for (i, (text, end)) in blocks.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(text);
+        if *end == HEADING_END && i + 1 < blocks.len() && is_heading(text) {
+            out.push(':');
+        }
+    }
+    out
+}
+
+/// Where a block that may be a heading ends (`</div>`, `</p>`, `</hN>`), and where any
+/// other block starts or ends: characters that feed text does not hold, which survive
+/// the tags' removal.
+const HEADING_END: char = '\u{2029}';
+const BLOCK_EDGE: char = '\u{2028}';
+
+fn mark_blocks(html: &str) -> String {
+    const BLOCKS: &[&str] = &[
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "br",
+        "dd",
+        "div",
+        "dl",
+        "dt",
+        "figcaption",
+        "figure",
+        "footer",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hr",
+        "li",
+        "ol",
+        "p",
+        "pre",
+        "section",
+        "table",
+        "td",
+        "th",
+        "tr",
+        "ul",
+    ];
+    let mut out = String::with_capacity(html.len() + 16);
+    let mut rest = html;
+    while let Some(at) = rest.find('<') {
+        out.push_str(&rest[..at]);
+        let tag = &rest[at + 1..];
+        let closing = tag.starts_with('/');
+        let name: String = tag[usize::from(closing)..]
+            .chars()
+            .take_while(char::is_ascii_alphanumeric)
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        if BLOCKS.contains(&name.as_str()) {
+            let heading = closing && (name == "div" || name == "p" || name.starts_with('h'));
+            out.push(if heading { HEADING_END } else { BLOCK_EDGE });
+        }
+        out.push('<');
+        rest = tag;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A block that reads as a heading: a few words, capitalized, with no punctuation.
+fn is_heading(text: &str) -> bool {
+    text.split_whitespace().count() <= 5
+        && text.len() <= 48
+        && text.chars().next().is_some_and(char::is_uppercase)
+        && !text.contains(['.', ',', ':', ';', '?', '!', '(', ')'])
 }
 
 /// Splits a `dc:creator` string: "A One, B Two and C Three", or bioRxiv's
@@ -121,9 +220,31 @@ mod tests {
     #[test]
     fn html() {
         assert_eq!(
-            html_to_text("<div>Abstract</div>Cells &amp; <script>alert(1)</script>more"),
-            "Abstract Cells & more"
+            html_to_text("Cells &amp; <script>alert(1)</script>more <i>in vivo</i>"),
+            "Cells & more in vivo"
         );
+        // OUP's structured abstracts: the label dropped, headings as headings, and the
+        // sections' sentences apart.
+        assert_eq!(
+            html_to_text(
+                "<span class=\"paragraphSection\"><div class=\"boxTitle\">Abstract</div>\
+                 <div class=\"boxTitle\">Summary</div>Cells differ.<div class=\"boxTitle\">\
+                 Availability and Implementation</div>On <a href=\"https://github.com/x\">\
+                 GitHub</a>.</span>"
+            ),
+            "Summary: Cells differ. Availability and Implementation: On GitHub."
+        );
+        // Blocks that are not headings stay as they were, apart.
+        assert_eq!(
+            html_to_text("<ul><li>Fast</li><li>Small</li></ul><p>It works.</p><p>Done</p>"),
+            "Fast Small It works. Done"
+        );
+        assert_eq!(html_to_text("<p>Abstract</p>"), "Abstract");
+        assert_eq!(
+            html_to_text("<p>Abstract interpretation of C<sub>2</sub> code.</p>"),
+            "Abstract interpretation of C2 code."
+        );
+        assert_eq!(html_to_text("one<br>two"), "one two");
     }
 
     #[test]

@@ -213,7 +213,7 @@ pub fn sentences(text: &str) -> Vec<String> {
                     continue;
                 }
                 let sentence: String = chars[start..=i].iter().collect();
-                let sentence = sentence.trim();
+                let sentence = without_section_label(sentence.trim());
                 if !sentence.is_empty() {
                     out.push(sentence.to_string());
                 }
@@ -223,10 +223,25 @@ pub fn sentences(text: &str) -> Vec<String> {
         }
     }
     let rest: String = chars[start.min(chars.len())..].iter().collect();
-    if !rest.trim().is_empty() {
-        out.push(rest.trim().to_string());
+    let rest = without_section_label(rest.trim());
+    if !rest.is_empty() {
+        out.push(rest.to_string());
     }
     out
+}
+
+/// The heading of a structured abstract's section ("Results: We present …", "BACKGROUND:
+/// …") labels the sentence; it is not part of what a headline or one-liner says.
+static SECTION_LABEL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?i:background|context|motivation|objectives?|aims?|purpose|introduction|methods?|methodology|results?|findings|conclusions?|discussion|significance|summary|availability(?: and implementation)?|supplementary information|contact)\s*:\s+")
+        .expect("a valid pattern")
+});
+
+fn without_section_label(sentence: &str) -> &str {
+    match SECTION_LABEL.find(sentence) {
+        Some(label) if label.end() < sentence.len() => &sentence[label.end()..],
+        _ => sentence,
+    }
 }
 
 static NUMBER_RESULT: LazyLock<Regex> = LazyLock::new(|| {

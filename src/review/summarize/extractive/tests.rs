@@ -17,6 +17,22 @@ fn sentences_split_where_sentences_end() {
 }
 
 #[test]
+fn a_structured_abstracts_section_labels_are_not_part_of_its_sentences() {
+    assert_eq!(
+        sentences(
+            "Motivation: Cells differ. RESULTS: We present Foo. Conclusion: It works. GraphBAN: A tool. Results:"
+        ),
+        [
+            "Cells differ.",
+            "We present Foo.",
+            "It works.",
+            "GraphBAN: A tool.",
+            "Results:"
+        ]
+    );
+}
+
+#[test]
 fn the_result_sentence_becomes_the_headline_in_the_abstracts_words() {
     let abstract_text = "Large language models are increasingly used for code. However, their cost remains a challenge. In this paper, we present Foo, a caching layer for LLM inference that reuses prefixes across requests. Experiments on three benchmarks show that Foo reduces latency by up to 42% and cuts cost by 3.1x compared to vLLM.";
     let s = summarize("Foo: prefix caching", abstract_text);
