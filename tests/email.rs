@@ -133,8 +133,7 @@ fn digest_papers(site: &Path, week: &str) -> Vec<toml::Table> {
             let id = id.as_str().unwrap();
             let path = site
                 .join("content/papers")
-                .join(&id[..4])
-                .join(format!("{id}.md"));
+                .join(paperboy::paper::PaperId::parse(id).unwrap().content_path());
             out.push(front(&path));
         }
     }
@@ -179,6 +178,7 @@ fn check_newsletter(eml: &[u8], papers: &[toml::Table]) -> (usize, String, Strin
             "{url}: {sentences} sentences of its abstract in the HTML (a headline and a one-liner may take one each)"
         );
     }
+    assert!(!html.contains("href=\"\""), "a link to nowhere");
     // Every in-page link has its target.
     for part in html.split("href=\"#").skip(1) {
         let id = &part[..part.find('"').unwrap()];
@@ -207,7 +207,10 @@ fn check_newsletter(eml: &[u8], papers: &[toml::Table]) -> (usize, String, Strin
             .split_once(']')
             .and_then(|(n, _)| n.parse::<usize>().ok())
         {
-            assert!(listed.contains(&n), "reference [{n}] is not listed");
+            assert!(
+                n > 0 && listed.contains(&n),
+                "reference [{n}] is not listed"
+            );
         }
     }
     (sent, html, text)
@@ -261,6 +264,30 @@ fn every_paper_of_the_week_at_a_glance() {
 }
 
 /// A week of 300 papers: the example's papers again under new ids, in 2025-W37.
+#[test]
+fn a_week_of_journal_papers_without_pdfs_authors_or_abstracts() {
+    let site = example_site();
+    let out = tempfile::tempdir().unwrap();
+    assert_ok(&email(site.path(), "2025-W12", out.path(), &[]));
+    let papers = digest_papers(site.path(), "2025-W12");
+    let eml = std::fs::read(out.path().join("2025-W12.eml")).unwrap();
+    let (_, html, text) = check_newsletter(&eml, &papers);
+    // No feed gave a PDF: no PDF link, and no reference to one.
+    assert!(
+        !html.contains(">PDF</a>") && !text.contains("PDF ["),
+        "{text}"
+    );
+    // OUP gave no authors: the badges stand alone, with nothing before them.
+    assert!(
+        !text.lines().any(|l| l.trim_start().starts_with('·')),
+        "{text}"
+    );
+    assert!(html.contains(">code</span> <a href=\"https://academic.oup.com/"));
+    // Nature gave no abstracts: no machine headline repeats the title; it is the head.
+    let title = "Quantitative characterization of cell niches in spatially resolved omics data";
+    assert_eq!(html.matches(title).count(), 1, "{html}");
+}
+
 fn add_big_week(site: &Path) -> Vec<toml::Table> {
     let mut sources: Vec<std::path::PathBuf> = walkdir::WalkDir::new(site.join("content/papers"))
         .into_iter()

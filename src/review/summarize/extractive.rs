@@ -13,21 +13,19 @@ pub struct Extractive;
 
 impl Summarizer for Extractive {
     fn summarize(&self, paper: &Input) -> Result<Summary> {
-        Ok(summarize(paper.title, paper.abstract_text))
+        Ok(summarize(paper.abstract_text))
     }
 }
 
-/// Headline and one-liner of an abstract (the title when the abstract says nothing).
-pub fn summarize(title: &str, abstract_text: &str) -> Summary {
+/// Headline and one-liner of an abstract; none of an empty one. (Not the title instead:
+/// a card shows the title anyway, and would show it twice.)
+pub fn summarize(abstract_text: &str) -> Summary {
     let sentences = sentences(abstract_text);
-    let fallback = || Summary {
-        headline: shorten(title, HEADLINE_CHARS),
-        summary: String::new(),
-        by: "extractive".into(),
-        fell_back: None,
-    };
     if sentences.is_empty() {
-        return fallback();
+        return Summary {
+            by: "extractive".into(),
+            ..Default::default()
+        };
     }
     let n = sentences.len();
     let scored: Vec<(f64, f64)> = sentences
@@ -53,9 +51,6 @@ pub fn summarize(title: &str, abstract_text: &str) -> Summary {
             })
         })
         .unwrap_or_default();
-    if headline.is_empty() {
-        return fallback();
-    }
     Summary {
         headline,
         summary,

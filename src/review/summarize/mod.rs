@@ -21,7 +21,7 @@ pub struct Input<'a> {
     pub categories: &'a [String],
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Summary {
     pub headline: String,
     pub summary: String,

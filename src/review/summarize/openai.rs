@@ -256,6 +256,10 @@ fn read_answer(json: &serde_json::Value) -> Result<Answer> {
 
 impl Summarizer for OpenAi {
     fn summarize(&self, paper: &Input) -> Result<Summary> {
+        // A model asked about a title alone can only guess what the paper found.
+        if paper.abstract_text.trim().is_empty() {
+            return Ok(extractive::summarize(""));
+        }
         let prompt = self.prompt(paper)?;
         let cache = self.cache_path(paper, &prompt);
         let kept: Option<Answer> = cache
@@ -282,7 +286,7 @@ impl Summarizer for OpenAi {
                 })
             }
             Err(why) => {
-                let mut s = extractive::summarize(paper.title, paper.abstract_text);
+                let mut s = extractive::summarize(paper.abstract_text);
                 s.fell_back = Some(format!("{}: {why:#}", self.config.model));
                 Ok(s)
             }
