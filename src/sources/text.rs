@@ -51,10 +51,11 @@ pub fn html_to_text(html: &str) -> String {
 }
 
 /// Where a block that may be a heading ends (`</div>`, `</p>`, `</hN>`), and where any
-/// other block starts or ends: characters that feed text does not hold, which survive
-/// the tags' removal.
+/// other block starts or ends: characters that survive the tags' removal and that feed
+/// text hardly ever holds (where it does, they only part two words).
 const HEADING_END: char = '\u{2029}';
 const BLOCK_EDGE: char = '\u{2028}';
+const HEADING_BLOCKS: &[&str] = &["div", "p", "h1", "h2", "h3", "h4", "h5", "h6"];
 
 fn mark_blocks(html: &str) -> String {
     const BLOCKS: &[&str] = &[
@@ -101,7 +102,7 @@ fn mark_blocks(html: &str) -> String {
             .map(|c| c.to_ascii_lowercase())
             .collect();
         if BLOCKS.contains(&name.as_str()) {
-            let heading = closing && (name == "div" || name == "p" || name.starts_with('h'));
+            let heading = closing && HEADING_BLOCKS.contains(&name.as_str());
             out.push(if heading { HEADING_END } else { BLOCK_EDGE });
         }
         out.push('<');
