@@ -33,6 +33,29 @@ fn a_structured_abstracts_section_labels_are_not_part_of_its_sentences() {
 }
 
 #[test]
+fn a_span_does_not_end_between_the_words_of_a_pair() {
+    for (before, after) in [
+        ("a combination of energy", " and timing cuts"),
+        ("it is possible to design", " and perform experiments"),
+        ("across environments, scalability", " and reproducibility"),
+        (
+            "the asymmetry between $\\varepsilon_1$",
+            " and $\\varepsilon_2$",
+        ),
+    ] {
+        assert!(splits_a_pair(before, after), "{before}|{after}");
+    }
+    for (before, after) in [
+        ("Foo reduces latency by up to 42%", " and cuts cost"),
+        ("it accelerates the testing process", " and improves it"),
+        ("a maneuver recall of 55.4%", " and a precision"),
+        ("a combination of energy", ", timing and cuts"),
+    ] {
+        assert!(!splits_a_pair(before, after), "{before}|{after}");
+    }
+}
+
+#[test]
 fn an_empty_abstract_gives_no_headline_not_the_title() {
     let s = summarize("  ");
     assert_eq!((s.headline.as_str(), s.summary.as_str()), ("", ""));
