@@ -18,32 +18,28 @@ pub fn html_to_text(html: &str) -> String {
         .clean(&mark_blocks(html))
         .to_string();
     let decoded = html_escape::decode_html_entities(&cleaned);
-    let mut blocks: Vec<(String, char)> = Vec::new();
-    let mut rest: &str = &decoded;
-    while !rest.is_empty() {
-        let (text, end) = match rest.find([HEADING_END, BLOCK_EDGE]) {
-            Some(at) => {
-                let mark = rest[at..].chars().next().unwrap_or(BLOCK_EDGE);
-                (&rest[..at], (mark, &rest[at + mark.len_utf8()..]))
-            }
-            None => (rest, (BLOCK_EDGE, "")),
-        };
-        let text = super::xml::fold_whitespace(text);
-        if !text.is_empty() {
-            blocks.push((text, end.0));
-        }
-        rest = end.1;
-    }
+    // Each block's text, and whether it ended where a heading may end.
+    let mut blocks: Vec<(String, bool)> = decoded
+        .split_inclusive([HEADING_END, BLOCK_EDGE])
+        .map(|piece| match piece.strip_suffix(HEADING_END) {
+            Some(text) => (super::xml::fold_whitespace(text), true),
+            None => (
+                super::xml::fold_whitespace(piece.strip_suffix(BLOCK_EDGE).unwrap_or(piece)),
+                false,
+            ),
+        })
+        .filter(|(text, _)| !text.is_empty())
+        .collect();
     if blocks.len() > 1 && matches!(blocks[0].0.as_str(), "Abstract" | "ABSTRACT" | "Abstract:") {
         blocks.remove(0);
     }
     let mut out = String::with_capacity(decoded.len());
-    for (i, (text, end)) in blocks.iter().enumerate() {
+    for (i, (text, may_be_heading)) in blocks.iter().enumerate() {
         if i > 0 {
             out.push(' ');
         }
         out.push_str(text);
-        if *end == HEADING_END && i + 1 < blocks.len() && is_heading(text) {
+        if *may_be_heading && i + 1 < blocks.len() && is_heading(text) {
             out.push(':');
         }
     }
