@@ -173,15 +173,11 @@ pub(super) fn render_lists(ctx: &Ctx, out: &Output) -> Result<()> {
         ("saved.html", "saved/index.html", &ctx.context()),
         ("foryou.html", "foryou/index.html", &ctx.context()),
     ] {
-        if has_template(ctx, template) {
+        if render::has_template(&ctx.tera, template) {
             always(ctx, out, template, rel, c)?;
         }
     }
     always(ctx, out, "404.html", "404.html", &ctx.context())
-}
-
-fn has_template(ctx: &Ctx, name: &str) -> bool {
-    ctx.tera.get_template_names().any(|n| n == name)
 }
 
 /// The few pages that show something of every week or category are rendered every time.
@@ -252,7 +248,7 @@ pub(super) fn write_feeds(ctx: &Ctx, out: &Output) -> Result<()> {
 pub(super) fn write_sitemaps(ctx: &Ctx, out: &Output) -> Result<()> {
     let site = ctx.site;
     let mut pages: Vec<String> = vec![String::new(), "archive/".into(), "search/".into()];
-    if has_template(ctx, "categories.html") {
+    if render::has_template(&ctx.tera, "categories.html") {
         pages.push("categories/".into());
     }
     pages.extend(site.digests.iter().rev().map(views::digest_rel));

@@ -45,7 +45,7 @@ impl Snippet {
 
     /// Whether the theme renders this snippet once per paper.
     pub fn in_theme(self, tera: &tera::Tera) -> bool {
-        tera.get_template_names().any(|n| n == self.template())
+        crate::render::has_template(tera, self.template())
     }
 }
 

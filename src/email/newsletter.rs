@@ -108,7 +108,7 @@ pub fn render_newsletter(
 ) -> Result<Newsletter> {
     let tera = render::load_templates(root, &config.theme)?;
     for name in ["email.html", "email.txt"] {
-        if !tera.get_template_names().any(|n| n == name) {
+        if !render::has_template(&tera, name) {
             bail!("theme {:?} has no template {name}", config.theme);
         }
     }

@@ -60,7 +60,7 @@ pub fn load_templates(root: &Path, theme: &str) -> Result<tera::Tera> {
     tera.add_raw_templates(list)
         .map_err(|e| anyhow!("{}", tera_error(&e)))?;
     for name in REQUIRED {
-        if !tera.get_template_names().any(|n| n == *name) {
+        if !has_template(&tera, name) {
             return Err(anyhow!(
                 "theme {theme:?} has no template {name} (looked in {} and {})",
                 theme_dir.display(),
@@ -166,6 +166,11 @@ pub fn tera_error(e: &tera::Error) -> String {
         cur = c.source();
     }
     msg
+}
+
+/// Whether the theme (or the site's `templates/`) has template `name`.
+pub fn has_template(tera: &tera::Tera, name: &str) -> bool {
+    tera.get_template_names().any(|n| n == name)
 }
 
 pub fn render(tera: &tera::Tera, name: &str, ctx: &tera::Context) -> Result<String> {

@@ -44,7 +44,7 @@ impl OpenAi {
         user_agent: &str,
         cache_dir: Option<PathBuf>,
     ) -> Result<OpenAi> {
-        if !templates.get_template_names().any(|n| n == config.prompt) {
+        if !crate::render::has_template(&templates, &config.prompt) {
             bail!(
                 "review.openai.prompt: no template {:?} in the theme or the site's templates/",
                 config.prompt
