@@ -3,7 +3,7 @@
 //! the page and in the terminal while the last good site stays served.
 
 use crate::config::Config;
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result};
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
@@ -62,13 +62,9 @@ pub fn run(
     load_config: impl Fn() -> Result<Config> + Send + 'static,
     on_ready: impl FnOnce(&str),
 ) -> Result<()> {
-    let server = tiny_http::Server::http((opts.interface, opts.port))
-        .map_err(|e| anyhow!("cannot listen on {}:{}: {e}", opts.interface, opts.port))?;
-    let port = server
-        .server_addr()
-        .to_ip()
-        .map(|a| a.port())
-        .ok_or_else(|| anyhow!("the server has no IP address"))?;
+    let listener = std::net::TcpListener::bind((opts.interface, opts.port))
+        .with_context(|| format!("cannot listen on {}:{}", opts.interface, opts.port))?;
+    let port = listener.local_addr()?.port();
     // Pages link to the address a browser on this machine can reach; 0.0.0.0 and :: are
     // not addresses to visit.
     let host = match opts.interface {
@@ -123,13 +119,55 @@ pub fn run(
     rebuild();
     on_ready(&base_url);
     let _watcher = watch(root, rebuild)?;
-    for request in server.incoming_requests() {
-        let (shared, output) = (shared.clone(), opts.output.clone());
-        std::thread::spawn(move || {
-            let _ = handle(request, &shared, &output);
-        });
-    }
-    Ok(())
+    serve_http(listener, shared, opts.output.clone())
+}
+
+/// One task per connection on a one-thread runtime (hyper); a request's work, a file read
+/// or a wait of up to 25 s for the next build, runs on tokio's blocking threads. The
+/// server this replaced (tiny_http 0.12) could leave a new connection queued until another
+/// closed when a page opened several at once: a search page stalled for 25 s.
+fn serve_http(listener: std::net::TcpListener, shared: Arc<Shared>, output: PathBuf) -> Result<()> {
+    listener.set_nonblocking(true)?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the server's runtime")?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::from_std(listener)?;
+        loop {
+            let stream = match listener.accept().await {
+                Ok((stream, _)) => stream,
+                // Out of file descriptors, say: the connections already open go on.
+                Err(e) => {
+                    eprintln!("warning: cannot accept a connection: {e}");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            };
+            let (shared, output) = (shared.clone(), output.clone());
+            let service = hyper::service::service_fn(move |request: hyper::Request<_>| {
+                let (shared, output) = (shared.clone(), output.clone());
+                let target = request
+                    .uri()
+                    .path_and_query()
+                    .map_or_else(|| "/".to_string(), |p| p.as_str().to_string());
+                async move {
+                    let reply =
+                        tokio::task::spawn_blocking(move || handle(&target, &shared, &output))
+                            .await
+                            .unwrap_or_else(|_| Reply::text(500, "the request failed"));
+                    Ok::<_, std::convert::Infallible>(reply.into_response())
+                }
+            });
+            tokio::spawn(async move {
+                let io = hyper_util::rt::TokioIo::new(stream);
+                // A browser that goes away mid-answer is not an error worth a line.
+                let _ = hyper::server::conn::http1::Builder::new()
+                    .serve_connection(io, service)
+                    .await;
+            });
+        }
+    })
 }
 
 /// Watches the site's inputs; bursts of events within 200 ms make one rebuild.
@@ -175,17 +213,46 @@ fn is_input_change(event: &notify::Result<notify::Event>) -> bool {
     })
 }
 
-fn header(name: &str, value: &str) -> tiny_http::Header {
-    tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("valid header")
-}
-
 fn json_string(s: &str) -> String {
     serde_json::to_string(s).expect("a string serializes")
 }
 
-fn handle(request: tiny_http::Request, shared: &Shared, output: &Path) -> std::io::Result<()> {
-    let url = request.url().to_string();
-    let (path, query) = url.split_once('?').unwrap_or((&url, ""));
+/// An answer; every one says `no-store`, so a reload never shows a stale page.
+struct Reply {
+    status: u16,
+    content_type: &'static str,
+    body: Vec<u8>,
+}
+
+impl Reply {
+    fn text(status: u16, text: &str) -> Reply {
+        Reply {
+            status,
+            content_type: "text/plain; charset=utf-8",
+            body: text.as_bytes().to_vec(),
+        }
+    }
+
+    fn into_response(self) -> hyper::Response<http_body_util::Full<bytes::Bytes>> {
+        let mut response = hyper::Response::new(http_body_util::Full::new(self.body.into()));
+        *response.status_mut() =
+            hyper::StatusCode::from_u16(self.status).unwrap_or(hyper::StatusCode::OK);
+        let headers = response.headers_mut();
+        headers.insert(
+            hyper::header::CONTENT_TYPE,
+            hyper::header::HeaderValue::from_static(self.content_type),
+        );
+        headers.insert(
+            hyper::header::CACHE_CONTROL,
+            hyper::header::HeaderValue::from_static("no-store"),
+        );
+        response
+    }
+}
+
+/// Answers a request for `target` (its path and query).
+fn handle(target: &str, shared: &Shared, output: &Path) -> Reply {
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
     if path == "/__paperboy/events" {
         let since: Option<u64> = query
             .split('&')
@@ -208,19 +275,18 @@ fn handle(request: tiny_http::Request, shared: &Shared, output: &Path) -> std::i
                 .map(json_string)
                 .unwrap_or_else(|| "null".into())
         );
-        drop(state);
-        let resp = tiny_http::Response::from_data(body)
-            .with_header(header("Content-Type", "application/json"))
-            .with_header(header("Cache-Control", "no-store"));
-        return request.respond(resp);
+        return Reply {
+            status: 200,
+            content_type: "application/json",
+            body: body.into_bytes(),
+        };
     }
     let (status, file) = match resolve(output, path) {
         Some(f) => (200, f),
         None => (404, output.join("404.html")),
     };
     let Ok(mut bytes) = std::fs::read(&file) else {
-        return request
-            .respond(tiny_http::Response::from_string("not found").with_status_code(404));
+        return Reply::text(404, "not found");
     };
     let is_html = file.extension().is_some_and(|e| e == "html");
     if is_html {
@@ -231,14 +297,11 @@ fn handle(request: tiny_http::Request, shared: &Shared, output: &Path) -> std::i
         };
         bytes = injected.into_bytes();
     }
-    let resp = tiny_http::Response::from_data(bytes)
-        .with_status_code(status)
-        .with_header(header(
-            "Content-Type",
-            crate::walk::content_type(&file.to_string_lossy()),
-        ))
-        .with_header(header("Cache-Control", "no-store"));
-    request.respond(resp)
+    Reply {
+        status,
+        content_type: crate::walk::content_type(&file.to_string_lossy()),
+        body: bytes,
+    }
 }
 
 /// A URL path to a file of the built site, refusing anything that would leave it.

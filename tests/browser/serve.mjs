@@ -50,6 +50,26 @@ try {
   fs.writeFileSync(path.join(root, paper), good);
   const gone = await wait(page, () => !document.getElementById("paperboy-error"));
   check("mending it takes the banner away", gone);
+
+  // Every page `serve` sends holds a request open to hear of the next build, and pages
+  // open connections in bursts (a search fetches a dozen files at once). Each burst must be
+  // answered at once: the server before this one could queue a new connection behind the
+  // open ones for 25 s.
+  const walker = await (await browser.newContext()).newPage();
+  for (const p of ["/", "/archive/", "/categories/", "/digests/2025-W34/", "/papers/2604.03438/", "/search/", "/saved/", "/foryou/"]) {
+    const listening = walker.waitForRequest((r) => /__paperboy\/events\?since=\d/.test(r.url()), { timeout: 10000 });
+    await walker.goto(base + p);
+    await listening;
+  }
+  for (let round = 1; round <= 20; round++) {
+    const started = Date.now();
+    const answered = await walker.evaluate((round) => Promise.race([
+      Promise.all([...Array(12).keys()].map((i) => fetch(`/style.css?${round}-${i}`, { cache: "no-store" }).then((r) => r.ok)))
+        .then((oks) => oks.every(Boolean)),
+      new Promise((resolve) => setTimeout(() => resolve(false), 10000)),
+    ]), round);
+    check(`burst ${round}: twelve requests at once are all answered`, answered, `${Date.now() - started} ms`);
+  }
 } finally {
   await browser.close();
 }
