@@ -85,6 +85,10 @@ const THEME: &[(&str, &str)] = &[
         include_str!("../../themes/default/static/favicon.svg"),
     ),
     (
+        "static/notfound.js",
+        include_str!("../../themes/default/static/notfound.js"),
+    ),
+    (
         "static/reader.js",
         include_str!("../../themes/default/static/reader.js"),
     ),
