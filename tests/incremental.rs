@@ -288,7 +288,7 @@ fn assert_equals_full_build_after(site: &Path, after: &str) {
 }
 
 #[test]
-fn an_edited_review_keeps_the_search_index_and_an_edited_abstract_remakes_it() {
+fn an_editors_note_keeps_the_search_index_and_an_edited_headline_or_abstract_remakes_it() {
     let site = example_site();
     let first = paperboy(site.path(), &["build"]);
     assert_ok(&first);
@@ -299,12 +299,11 @@ fn an_edited_review_keeps_the_search_index_and_an_edited_abstract_remakes_it() {
     );
     let before = (inode(&meta), inode(&shard));
 
+    // The editor's markdown is on the page and not in the index.
     let paper = site.path().join("content/papers/2508/2508.13167.md");
-    edit(
-        &paper,
-        "summary = \"Distilling",
-        "summary = \"Edited. Distilling",
-    );
+    let mut text = read(&paper);
+    text.push_str("An editor's note on distillation.\n");
+    std::fs::write(&paper, &text).unwrap();
     let second = paperboy(site.path(), &["build"]);
     assert_ok(&second);
     // The kept index is the index's files, not the search page beside them.
@@ -314,7 +313,22 @@ fn an_edited_review_keeps_the_search_index_and_an_edited_abstract_remakes_it() {
         before,
         "no searchable text changed: the index files are the previous build's"
     );
-    assert!(read(public.join("papers/2508.13167/index.html")).contains("Edited. Distilling"));
+    assert!(read(public.join("papers/2508.13167/index.html")).contains("An editor's note"));
+    assert_equals_full_build(site.path());
+
+    // The summary the card shows is searched: a word put in it is found.
+    edit(
+        &paper,
+        "summary = \"Distilling",
+        "summary = \"Qwertyuiopz. Distilling",
+    );
+    assert_ok(&paperboy(site.path(), &["build"]));
+    assert_ne!(
+        inode(&meta),
+        before.0,
+        "a summary changed: the index is made again"
+    );
+    assert!(read(public.join("search/lex/qw.json")).contains("\"qwertyuiopz\""));
     assert_equals_full_build(site.path());
 
     let text = read(&paper);
@@ -322,11 +336,6 @@ fn an_edited_review_keeps_the_search_index_and_an_edited_abstract_remakes_it() {
     let edited = format!("{}Zyxwvutsrqp {}", &text[..at], &text[at..]);
     std::fs::write(&paper, edited).unwrap();
     assert_ok(&paperboy(site.path(), &["build"]));
-    assert_ne!(
-        inode(&meta),
-        before.0,
-        "an abstract changed: the index is made again"
-    );
     let shard = public.join("search/lex/zy.json");
     assert!(read(&shard).contains("\"zyxwvutsrqp\""));
     assert_equals_full_build(site.path());

@@ -6,12 +6,8 @@ use super::*;
 /// With `state`, where an incremental build keeps what the index was made from, only
 /// the papers added since are tokenized. Each file is fingerprinted by what it is made
 /// from (its postings, its words), so the files a week did not change are kept.
-pub(super) fn write_search_index(
-    ctx: &Ctx,
-    out: &Output,
-    corpus: Fingerprint,
-    state: Option<&Path>,
-) -> Result<()> {
+pub(super) fn write_search_index(ctx: &Ctx, out: &Output, state: Option<&Path>) -> Result<()> {
+    let corpus = super::ctx::search_fingerprint(ctx.site);
     // An index file's fingerprint: the site's inputs and what `build_index` says the file
     // is made from (for `meta.json`, the corpus).
     let site = ctx.fingerprints.site;

@@ -295,7 +295,7 @@ pub fn run_then<T>(
     // need nothing from it, keep the other cores busy meanwhile.
     let (authors, search) = rayon::join(
         || render_authors(&ctx, &out, lines_cache),
-        || write_search_index(&ctx, &out, corpus, search_state),
+        || write_search_index(&ctx, &out, search_state),
     );
     authors?;
     search?;

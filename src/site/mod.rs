@@ -37,8 +37,20 @@ pub struct PaperEntry {
     pub source_path: PathBuf,
     /// Of the file's bytes: what an incremental build compares.
     pub content_hash: Fingerprint,
-    /// Of what related papers and the search index are made from (`corpus_hash`).
+    /// Of what related papers and For you are made from (`corpus_hash`); the search index
+    /// reads the card's lines too (`search_hash`).
     pub corpus_hash: Fingerprint,
+}
+
+impl PaperEntry {
+    /// Of what the search index reads of the paper: its corpus and the lines its card
+    /// shows. Not in `corpus_hash`, so an edited review leaves related papers as they were.
+    pub fn search_hash(&self) -> Fingerprint {
+        let (headline, summary) = self.front.shown_lines();
+        let mut h = crate::manifest::Hasher::new();
+        h.num(self.corpus_hash).str(headline).str(summary);
+        h.finish()
+    }
 }
 
 pub struct DigestEntry {

@@ -323,6 +323,22 @@ impl PaperFront {
         self.review.as_deref().unwrap_or(&NONE)
     }
 
+    /// The headline and one-line summary a card shows: the editor's, else the machine's.
+    pub fn shown_lines<'a>(&'a self) -> (&'a str, &'a str) {
+        let r = self.people_review();
+        let m = self.machine.as_deref();
+        let pick = |people: &'a String, machine: Option<&'a String>| -> &'a str {
+            match machine {
+                Some(machine) if people.is_empty() => machine,
+                _ => people,
+            }
+        };
+        (
+            pick(&r.headline, m.map(|m| &m.headline)),
+            pick(&r.summary, m.map(|m| &m.summary)),
+        )
+    }
+
     pub fn to_paper(&self) -> crate::paper::Paper {
         crate::paper::Paper {
             id: self.id.clone(),
@@ -362,6 +378,25 @@ mod tests {
             assert_eq!(p.published.to_rfc3339(), "2026-02-26T23:39:42+00:00");
             assert_eq!(s.body, "Body\n");
         }
+    }
+
+    #[test]
+    fn shown_lines_are_the_editors_else_the_machines_line_by_line() {
+        let front = |tables: &str| -> PaperFront {
+            let f = format!(
+                "+++\nid = \"2602.23556\"\ntitle = \"T\"\npublished = 2026-02-26T23:39:42Z\nupdated = 2026-02-26T23:39:42Z\n{tables}+++\n"
+            );
+            parse(&split(&f, Path::new("x.md")).unwrap(), Path::new("x.md")).unwrap()
+        };
+        let machine = "[machine]\nheadline = \"MH\"\nsummary = \"MS\"\n";
+        assert_eq!(front("").shown_lines(), ("", ""));
+        assert_eq!(front(machine).shown_lines(), ("MH", "MS"));
+        let people = format!("[review]\nheadline = \"PH\"\n{machine}");
+        assert_eq!(front(&people).shown_lines(), ("PH", "MS"));
+        assert_eq!(
+            front("[review]\nsummary = \"PS\"\n").shown_lines(),
+            ("", "PS")
+        );
     }
 
     #[test]

@@ -19,7 +19,7 @@ pub struct SearchState<S = String, L = Vec<(u32, f32)>> {
     format: u32,
     /// A new paperboy may weigh words differently.
     binary: String,
-    /// The `corpus_hash` of each paper it covers, in document order; its postings number
+    /// The `search_hash` of each paper it covers, in document order; its postings number
     /// them from 0.
     docs: Vec<Fingerprint>,
     /// Each stem and its postings as (document, weight), each document after the first as
@@ -94,7 +94,7 @@ impl KeptState {
             .papers
             .iter()
             .enumerate()
-            .map(|(i, p)| (p.corpus_hash, i))
+            .map(|(i, p)| (p.search_hash(), i))
             .collect();
         let renumber: Vec<u32> = self
             .segments
@@ -200,7 +200,7 @@ pub(super) fn with_segment(
     let state = SearchState {
         format: STATE_FORMAT,
         binary: crate::manifest::binary_identity(),
-        docs: docs.iter().map(|&i| site.papers[i].corpus_hash).collect(),
+        docs: docs.iter().map(|&i| site.papers[i].search_hash()).collect(),
         terms: terms
             .iter()
             .filter_map(|(term, list)| {

@@ -118,6 +118,11 @@ impl Tokenizer {
     /// every query, and its filter terms.
     pub(super) fn paper(&mut self, doc: usize, f: &PaperFront, abstract_text: &str) {
         self.add(&f.title, 3.0);
+        // What the card says above the title and under it: a reader searches the words
+        // they saw.
+        let (headline, summary) = f.shown_lines();
+        self.add(headline, 2.0);
+        self.add(summary, 1.0);
         for a in &f.authors {
             self.add(a, 3.0);
         }

@@ -83,19 +83,8 @@ pub fn review_view<'a>(p: &'a PaperEntry, urls: &Urls) -> ReviewView<'a> {
     let f = &p.front;
     let r = f.people_review();
     let m = f.machine.as_deref();
-    let machine_str = |pick: fn(&crate::store::frontmatter::Machine) -> &String| {
-        m.map(|m| pick(m).as_str()).unwrap_or("")
-    };
-    let (headline, headline_machine) = if r.headline.is_empty() {
-        (machine_str(|m| &m.headline), true)
-    } else {
-        (r.headline.as_str(), false)
-    };
-    let (summary, summary_machine) = if r.summary.is_empty() {
-        (machine_str(|m| &m.summary), true)
-    } else {
-        (r.summary.as_str(), false)
-    };
+    let (headline, summary) = f.shown_lines();
+    let (headline_machine, summary_machine) = (r.headline.is_empty(), r.summary.is_empty());
     let machine =
         (headline_machine && !headline.is_empty()) || (summary_machine && !summary.is_empty());
     let badges: &[String] = match m {
@@ -130,7 +119,7 @@ pub fn review_view<'a>(p: &'a PaperEntry, urls: &Urls) -> ReviewView<'a> {
         headline,
         summary,
         badges,
-        code: safe_url(machine_str(|m| &m.code)),
+        code: safe_url(m.map_or("", |m| m.code.as_str())),
         figure_credit: if figure.is_empty() {
             String::new()
         } else {
@@ -148,7 +137,7 @@ pub fn review_view<'a>(p: &'a PaperEntry, urls: &Urls) -> ReviewView<'a> {
         figure_height: height,
         machine,
         by: if machine {
-            machine_str(|m| &m.by)
+            m.map_or("", |m| m.by.as_str())
         } else if headline.is_empty() && summary.is_empty() {
             ""
         } else {
