@@ -141,15 +141,6 @@ pub(super) fn corpus_fingerprint(site: &Site) -> Fingerprint {
     h.finish()
 }
 
-/// What the search index is made from: each paper's `search_hash`, in order.
-pub(super) fn search_fingerprint(site: &Site) -> Fingerprint {
-    let mut h = Hasher::new();
-    for p in &site.papers {
-        h.num(p.search_hash());
-    }
-    h.finish()
-}
-
 /// Everything every page depends on: the binary, the config, the templates and what
 /// `site` holds. Any change makes a full build.
 pub(super) fn site_inputs(

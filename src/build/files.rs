@@ -7,7 +7,21 @@ use super::*;
 /// the papers added since are tokenized. Each file is fingerprinted by what it is made
 /// from (its postings, its words), so the files a week did not change are kept.
 pub(super) fn write_search_index(ctx: &Ctx, out: &Output, state: Option<&Path>) -> Result<()> {
-    let corpus = super::ctx::search_fingerprint(ctx.site);
+    // Each paper's search hash, worked out once: the kept state is keyed by them, and
+    // `meta.json` (so every file of the index) by all of them.
+    let searched: Vec<Fingerprint> = ctx
+        .site
+        .papers
+        .par_iter()
+        .map(site::PaperEntry::search_hash)
+        .collect();
+    let corpus = {
+        let mut h = Hasher::new();
+        for &s in &searched {
+            h.num(s);
+        }
+        h.finish()
+    };
     // An index file's fingerprint: the site's inputs and what `build_index` says the file
     // is made from (for `meta.json`, the corpus).
     let site = ctx.fingerprints.site;
@@ -60,6 +74,7 @@ pub(super) fn write_search_index(ctx: &Ctx, out: &Output, state: Option<&Path>) 
     });
     search::build_index(
         ctx.site,
+        &searched,
         corpus,
         kept,
         keep.as_ref()

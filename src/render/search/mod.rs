@@ -122,10 +122,12 @@ fn encoded(list: &[(u32, f32)]) -> String {
 /// The files of the index but the document details (`doc_chunk`), each handed to `emit`
 /// with what it is made from, and made as soon as `emit` asks, so that the index is never
 /// whole in memory; and with `keep` the state to keep for the next build. With `previous`,
-/// papers it covers are not tokenized again. `corpus` is a fingerprint of every paper's
-/// searchable text: what `meta.json` is made from.
+/// papers it covers are not tokenized again. `searched` holds each paper's `search_hash`
+/// (what the state is keyed by) and `corpus` a fingerprint of them all: what `meta.json`
+/// is made from.
 pub fn build_index(
     site: &Site,
+    searched: &[Fingerprint],
     corpus: Fingerprint,
     previous: Option<KeptState>,
     keep: Option<&(dyn Fn(StateWrite) + Sync)>,
@@ -133,7 +135,7 @@ pub fn build_index(
 ) -> anyhow::Result<()> {
     let n = site.papers.len();
     let (todo, mut all, segments) = previous
-        .and_then(|state| state.postings_for(site))
+        .and_then(|state| state.postings_for(site, searched))
         .unwrap_or_else(|| ((0..n).collect(), Collected::default(), 0));
     // A kept state is added to while it has room; any other is written whole.
     let append = segments > 0 && segments < MAX_SEGMENTS;
@@ -182,12 +184,12 @@ pub fn build_index(
         let Some(keep) = keep else { return Ok(()) };
         if !append {
             let every: Vec<usize> = (0..n).collect();
-            let bytes = with_segment(STATE_MAGIC.to_vec(), site, &every, &terms, &words)?;
+            let bytes = with_segment(STATE_MAGIC.to_vec(), searched, &every, &terms, &words)?;
             keep(StateWrite::Whole(bytes));
         } else if !todo.is_empty() {
             let mut fresh = fresh_words.unwrap_or_default();
             fresh.sort_unstable();
-            let bytes = with_segment(Vec::new(), site, &todo, &terms, &fresh)?;
+            let bytes = with_segment(Vec::new(), searched, &todo, &terms, &fresh)?;
             keep(StateWrite::Append(bytes));
         }
         Ok(())

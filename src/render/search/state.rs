@@ -80,7 +80,7 @@ impl KeptState {
     /// Its postings, renumbered for `site` (papers are numbered in id order, and a new
     /// paper's id may come before older ones': the lists are sorted after), and the papers
     /// of `site` it lacks; none if a paper it covers changed or went.
-    pub(super) fn postings_for(self, site: &Site) -> Option<Resumed> {
+    pub(super) fn postings_for(self, site: &Site, searched: &[Fingerprint]) -> Option<Resumed> {
         let binary = crate::manifest::binary_identity();
         if self.segments.is_empty()
             || self
@@ -90,12 +90,8 @@ impl KeptState {
         {
             return None;
         }
-        let now: FxHashMap<Fingerprint, usize> = site
-            .papers
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (p.search_hash(), i))
-            .collect();
+        let now: FxHashMap<Fingerprint, usize> =
+            searched.iter().enumerate().map(|(i, &h)| (h, i)).collect();
         let renumber: Vec<u32> = self
             .segments
             .iter()
@@ -180,18 +176,19 @@ impl Serialize for Gaps<'_> {
     }
 }
 
-/// `bytes` with a segment for papers `docs` (ascending) of `site` after them: its length,
-/// then the segment, their postings taken from `terms` and their words from `words`.
+/// `bytes` with a segment for papers `docs` (ascending) of a site whose papers' search
+/// hashes are `searched` after them: its length, then the segment, their postings taken
+/// from `terms` and their words from `words`.
 pub(super) fn with_segment(
     mut bytes: Vec<u8>,
-    site: &Site,
+    searched: &[Fingerprint],
     docs: &[usize],
     terms: &[(String, Postings)],
     words: &[(String, String)],
 ) -> anyhow::Result<Vec<u8>> {
     // Document numbers within the segment; a segment of every paper keeps the site's.
-    let local: Option<Vec<u32>> = (docs.len() != site.papers.len()).then(|| {
-        let mut local = vec![u32::MAX; site.papers.len()];
+    let local: Option<Vec<u32>> = (docs.len() != searched.len()).then(|| {
+        let mut local = vec![u32::MAX; searched.len()];
         for (k, &d) in docs.iter().enumerate() {
             local[d] = k as u32;
         }
@@ -200,7 +197,7 @@ pub(super) fn with_segment(
     let state = SearchState {
         format: STATE_FORMAT,
         binary: crate::manifest::binary_identity(),
-        docs: docs.iter().map(|&i| site.papers[i].search_hash()).collect(),
+        docs: docs.iter().map(|&i| searched[i]).collect(),
         terms: terms
             .iter()
             .filter_map(|(term, list)| {
