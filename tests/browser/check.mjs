@@ -2,7 +2,7 @@
 // cards render, <details> opens, search finds a paper by a word of its abstract, dark mode
 // applies, nothing scrolls sideways at 375 px, and axe-core finds no serious violation.
 // Usage: node check.mjs BASE_URL SCREENSHOT_DIR
-import { chromium } from "playwright-core";
+import { check, finish, launchChromium } from "./harness.mjs";
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
@@ -10,16 +10,7 @@ import { createRequire } from "node:module";
 const [base, shots] = process.argv.slice(2);
 fs.mkdirSync(shots, { recursive: true });
 const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync"],
-});
-let passed = 0, failed = 0;
-function check(name, ok, detail = "") {
-  if (ok) { passed++; console.log(`ok   ${name}`); }
-  else { failed++; console.log(`FAIL ${name} ${detail}`); }
-}
+const browser = await launchChromium();
 async function open(url, opts = {}) {
   const context = await browser.newContext({ viewport: opts.viewport || { width: 1200, height: 900 }, colorScheme: opts.colorScheme || "light" });
   const page = await context.newPage();
@@ -147,5 +138,4 @@ try {
 } finally {
   await browser.close();
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+finish();

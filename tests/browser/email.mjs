@@ -3,7 +3,7 @@
 // every paper of the week linked, the dark scheme applied, nothing fetched from outside.
 // Usage: node email.mjs FILE_URL_OF_THE_HTML SCREENSHOT_DIR
 //   (expects beside the .html an expected.json: the permalinks every paper must have)
-import { chromium } from "playwright-core";
+import { check, finish, launchChromium } from "./harness.mjs";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,16 +11,7 @@ import { fileURLToPath } from "node:url";
 const [url, shots] = process.argv.slice(2);
 fs.mkdirSync(shots, { recursive: true });
 const expected = JSON.parse(fs.readFileSync(path.join(path.dirname(fileURLToPath(url)), "expected.json"), "utf8"));
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync"],
-});
-let passed = 0, failed = 0;
-function check(name, ok, detail = "") {
-  if (ok) { passed++; console.log(`ok   ${name}`); }
-  else { failed++; console.log(`FAIL ${name} ${detail}`); }
-}
+const browser = await launchChromium();
 try {
   for (const width of [600, 375]) {
     for (const scheme of ["light", "dark"]) {
@@ -57,5 +48,4 @@ try {
 } finally {
   await browser.close();
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+finish();

@@ -3,23 +3,14 @@
 // recover from a corrupt saved value, cope with 1,000 saved papers; nothing leaves for
 // another site, and without JavaScript nothing changes.
 // Usage: node foryou.mjs BASE_URL SCREENSHOT_DIR
-import { chromium } from "playwright-core";
+import { check, finish, launchChromium } from "./harness.mjs";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
 const [base, shots] = process.argv.slice(2);
 fs.mkdirSync(shots, { recursive: true });
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync"],
-});
-let passed = 0, failed = 0;
-function check(name, ok, detail = "") {
-  if (ok) { passed++; console.log(`ok   ${name}`); }
-  else { failed++; console.log(`FAIL ${name} ${detail}`); }
-}
+const browser = await launchChromium();
 const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
 const foreign = [];
 context.on("request", (r) => { if (!r.url().startsWith(base) && !r.url().startsWith("blob:") && !r.url().startsWith("data:")) foreign.push(r.url()); });
@@ -154,5 +145,4 @@ try {
 } finally {
   await browser.close();
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+finish();

@@ -2,22 +2,14 @@
 // address without a page): an arXiv link with this site's address leads to the paper,
 // and any other address's words are a search away.
 // Usage: node notfound.mjs BASE_URL SCREENSHOT_DIR
-import { chromium } from "playwright-core";
+import { check, finish, launchChromium } from "./harness.mjs";
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 
 const [base, shots] = process.argv.slice(2);
 fs.mkdirSync(shots, { recursive: true });
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
-});
-let failed = 0;
-function check(name, ok, detail = "") {
-  if (ok) console.log(`ok   ${name}`);
-  else { failed++; console.log(`FAIL ${name} ${detail}`); }
-}
+const browser = await launchChromium();
 
 // The reading of an address, on the shapes arXiv's links take.
 const { lookedFor } = createRequire(import.meta.url)("../../themes/default/static/notfound.js");
@@ -86,4 +78,4 @@ try {
 } finally {
   await browser.close();
 }
-process.exit(failed ? 1 : 0);
+finish();

@@ -3,22 +3,13 @@
 // columns on a wide screen and one on a phone, category pages that never show a card twice
 // going older, the favicon, and no script but the reader's own.
 // Usage: node reader.mjs BASE_URL SCREENSHOT_DIR
-import { chromium } from "playwright-core";
+import { check, finish, launchChromium } from "./harness.mjs";
 import fs from "node:fs";
 import path from "node:path";
 
 const [base, shots] = process.argv.slice(2);
 fs.mkdirSync(shots, { recursive: true });
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync"],
-});
-let passed = 0, failed = 0;
-function check(name, ok, detail = "") {
-  if (ok) { passed++; console.log(`ok   ${name}`); }
-  else { failed++; console.log(`FAIL ${name} ${detail}`); }
-}
+const browser = await launchChromium();
 async function open(url, opts = {}) {
   const context = await browser.newContext({ viewport: opts.viewport || { width: 1280, height: 900 }, colorScheme: opts.colorScheme || "light" });
   const page = await context.newPage();
@@ -158,5 +149,4 @@ try {
 } finally {
   await browser.close();
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+finish();

@@ -2,21 +2,13 @@
 // edit, a broken edit shows its error in a banner over the last good page, and mending
 // it takes the banner away.
 // Usage: node serve.mjs BASE_URL SITE_ROOT SCREENSHOT_DIR
-import { chromium } from "playwright-core";
+import { check, finish, launchChromium } from "./harness.mjs";
 import fs from "node:fs";
 import path from "node:path";
 
 const [base, root, shots] = process.argv.slice(2);
 fs.mkdirSync(shots, { recursive: true });
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
-});
-let failed = 0;
-function check(name, ok, detail = "") {
-  if (ok) console.log(`ok   ${name}`);
-  else { failed++; console.log(`FAIL ${name} ${detail}`); }
-}
+const browser = await launchChromium();
 const edit = (rel, from, to) => {
   const file = path.join(root, rel);
   const text = fs.readFileSync(file, "utf8");
@@ -73,4 +65,4 @@ try {
 } finally {
   await browser.close();
 }
-process.exit(failed ? 1 : 0);
+finish();
