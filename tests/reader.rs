@@ -193,16 +193,22 @@ fn the_search_index_finds_a_paper_by_a_word_of_its_abstract_or_its_headline() {
     // "flakiness" is only in the headline the editor wrote for it, which every card shows:
     // a reader searches for the words they saw.
     let answer = search(&public, "flakiness");
-    let urls: Vec<&str> = answer["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["url"].as_str().unwrap())
-        .collect();
+    let results = answer["results"].as_array().unwrap();
+    let urls: Vec<&str> = results.iter().map(|r| r["url"].as_str().unwrap()).collect();
     assert!(
         urls.contains(&"/digest/papers/2604.03438/"),
         "a word of a headline: {urls:?}"
     );
+    // The result carries the headline, for a snippet that shows the word it was found by.
+    let hit = &results[urls
+        .iter()
+        .position(|u| *u == "/digest/papers/2604.03438/")
+        .unwrap()];
+    assert!(
+        hit["headline"].as_str().unwrap().contains("flakiness"),
+        "{hit}"
+    );
+    assert!(!hit["abstract"].as_str().unwrap().contains("flakiness"));
     assert!(public.join("search/index.html").is_file());
     // Every index file stays small enough for one request on a phone.
     let biggest = walkdir::WalkDir::new(public.join("search"))

@@ -28,7 +28,7 @@ pub(super) fn write_search_index(ctx: &Ctx, out: &Output, state: Option<&Path>) 
     let index_file =
         |inputs: Fingerprint| Hasher::new().num(site).num(inputs).str("search").finish();
     // A week's new papers change the last few chunks of document details; each chunk is
-    // made only when what it shows of its papers changed (their corpus hashes cover it).
+    // made only when what it shows of its papers changed (their search hashes cover it).
     let n = ctx.site.papers.len();
     (0..n.div_ceil(search::CHUNK))
         .into_par_iter()
@@ -37,8 +37,8 @@ pub(super) fn write_search_index(ctx: &Ctx, out: &Output, state: Option<&Path>) 
             let range = c * search::CHUNK..n.min((c + 1) * search::CHUNK);
             let mut h = ctx.fingerprints.page("search-docs");
             h.num(c as u128);
-            for p in &ctx.site.papers[range.clone()] {
-                h.num(p.corpus_hash);
+            for &s in &searched[range.clone()] {
+                h.num(s);
             }
             out.page(&search::doc_chunk_rel(c), h.finish(), || {
                 search::doc_chunk(ctx.site, &ctx.urls, range)

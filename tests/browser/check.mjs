@@ -47,6 +47,12 @@ try {
     await typed.first().waitFor({ timeout: 15000 }).catch(() => {});
     check("typing a query searches as you type", (await typed.count()) > 0);
     check("the query goes into the address", page.url().includes("q=gaussian"), page.url());
+    // A word only the card's headline has: the snippet shows the headline, the word marked.
+    await page.fill("#search-input", "flakiness");
+    const flaky = page.locator("#search-results li", { hasText: "Android Instrumentation Testing" });
+    await flaky.first().waitFor({ timeout: 15000 }).catch(() => {});
+    const flakyMarks = await flaky.first().locator(".snippet mark").allTextContents().catch(() => []);
+    check("a paper found by its headline shows it, the word marked", flakyMarks.some((t) => /^flakiness$/i.test(t)), flakyMarks.join(","));
     // A title's math shows as math, as on the paper's page, not as its LaTeX.
     await page.fill("#search-input", "dynkin");
     const dynkin = page.locator("#search-results a", { hasText: "Dynkin graph" });

@@ -365,9 +365,10 @@ pub fn doc_chunk_rel(c: usize) -> String {
 }
 
 /// The document details of papers `range` (one chunk): url, title, the first authors,
-/// date, category, the start of the abstract (for the snippet) and, for a title with
-/// math, the title as HTML. They depend on those papers alone, so a chunk whose papers
-/// did not change need not be made again.
+/// date, category, the start of the abstract (for the snippet), for a title with math the
+/// title as HTML, and the card's headline and summary. They depend on those papers alone
+/// (their search hashes cover them), so a chunk whose papers did not change need not be
+/// made again.
 pub fn doc_chunk(
     site: &Site,
     urls: &Urls,
@@ -391,10 +392,20 @@ pub fn doc_chunk(
                 f.primary_category.as_str().into(),
                 cut_at_word(abstract_text.trim(), ABSTRACT_CHARS).into(),
             ];
-            let title_html = crate::render::math::html_if_math(&f.title);
-            if !title_html.is_empty() {
-                doc.push(title_html.into());
-            }
+            // Then, each only when something after it is not empty: the title as HTML
+            // when it has math, and the headline and summary the card shows, for a paper
+            // found by a word the reader saw on its card.
+            let (headline, summary) = f.shown_lines();
+            let rest = [
+                crate::render::math::html_if_math(&f.title),
+                headline.to_string(),
+                summary.to_string(),
+            ];
+            let used = rest
+                .iter()
+                .rposition(|s| !s.is_empty())
+                .map_or(0, |i| i + 1);
+            doc.extend(rest.into_iter().take(used).map(serde_json::Value::from));
             serde_json::Value::Array(doc)
         })
         .collect();

@@ -109,7 +109,8 @@
 
     // opts: {category, from, to (years), page (1-based)}. Resolves to
     // {total, page, pages, results: [{doc, score, url, title, authors, date, category,
-    // abstract, titleHtml}], words: [[typed, [matched words]]], stems: [...]}.
+    // abstract, titleHtml, headline, summary}], words: [[typed, [matched words]]],
+    // stems: [...]}.
     return function query(q, opts) {
       opts = opts || {};
       var words = tokenize(q);
@@ -157,7 +158,7 @@
                 stems: [].concat.apply([], exps.map(function (e) { return e.alts.map(function (a) { return a[1]; }); })),
                 results: shown.map(function (h) {
                   var d = byChunk[Math.floor(h[0] / meta.chunk)][h[0] % meta.chunk];
-                  return { doc: h[0], score: h[1], url: d[0], title: d[1], authors: d[2], date: d[3], category: d[4], abstract: d[5] || "", titleHtml: d[6] || "" };
+                  return { doc: h[0], score: h[1], url: d[0], title: d[1], authors: d[2], date: d[3], category: d[4], abstract: d[5] || "", titleHtml: d[6] || "", headline: d[7] || "", summary: d[8] || "" };
                 }),
               };
             });
@@ -205,17 +206,33 @@
     });
   }).catch(function () {});
 
-  // The abstract around the first matched word, matched words marked (as DOM text, never
-  // as HTML: the abstract is feed text).
-  function snippet(text, stems, words) {
-    var p = document.createElement("p");
-    p.className = "snippet";
-    var parts = text.split(/([^\p{Alphabetic}\p{N}]+)/u);
-    var isHit = function (t) {
+  // Whether a word of a text is one the query matched (or starts with its stem).
+  function hitTest(stems, words) {
+    return function (t) {
       var low = t.toLowerCase();
       return words.indexOf(low) >= 0 || stems.some(function (s) { return s.length >= 3 && low.indexOf(s) === 0 && !/^[cy]:/.test(s); });
     };
-    var first = parts.findIndex(function (t, i) { return i % 2 === 0 && t && isHit(t); });
+  }
+  function wordsOf(text) {
+    return text.split(/([^\p{Alphabetic}\p{N}]+)/u);
+  }
+  function firstHit(parts, isHit) {
+    return parts.findIndex(function (t, i) { return i % 2 === 0 && t && isHit(t); });
+  }
+  // The text a result shows under its title: the abstract, or the card's headline and
+  // summary when only they have a matched word (the reader searched for what a card said).
+  function snippetText(d, isHit) {
+    var said = [d.headline, d.summary].filter(Boolean).join(" — ");
+    if (said && firstHit(wordsOf(d.abstract), isHit) < 0 && firstHit(wordsOf(said), isHit) >= 0) return said;
+    return d.abstract;
+  }
+  // The text around its first matched word, matched words marked (as DOM text, never as
+  // HTML: an abstract is feed text, a headline a machine's).
+  function snippet(text, isHit) {
+    var p = document.createElement("p");
+    p.className = "snippet";
+    var parts = wordsOf(text);
+    var first = firstHit(parts, isHit);
     var start = first > 24 ? first - 16 : 0;
     var end = Math.min(parts.length, start + 80);
     if (start > 0) p.appendChild(document.createTextNode("… "));
@@ -273,6 +290,7 @@
       if (pager) pager.textContent = "";
       list.start = (r.page - 1) * PAGE + 1;
       var matched = [].concat.apply([], r.words.map(function (w) { return w[1]; }));
+      var isHit = hitTest(r.stems, matched);
       var guessed = r.words.filter(function (w) { return w[1].length > 0 && w[1].indexOf(w[0]) < 0; });
       status.textContent = r.total === 0 ? "No papers match." :
         number.format(r.total) + (r.total === 1 ? " paper" : " papers") +
@@ -290,7 +308,8 @@
         small.textContent = " " + d.category + " · " + d.date + (d.authors ? " · " + d.authors : "");
         li.appendChild(a);
         li.appendChild(small);
-        if (d.abstract) li.appendChild(snippet(d.abstract, r.stems, matched));
+        var text = snippetText(d, isHit);
+        if (text) li.appendChild(snippet(text, isHit));
         list.appendChild(li);
       });
       if (pager && r.pages > 1) {
