@@ -190,6 +190,21 @@ fn the_example_site_has_every_page_type() {
             .count(),
         papers.len()
     );
+    // The folders of weeks and papers send a reader who shortened an address to the
+    // archive; search engines are told the archive is the page, and the sitemap leaves
+    // them out.
+    for folder in ["digests", "papers"] {
+        let page = read(public.join(folder).join("index.html"));
+        assert!(
+            page.contains("<meta http-equiv=\"refresh\" content=\"0; url=/digest/archive/\">")
+                && page.contains(
+                    "<link rel=\"canonical\" href=\"https://example.github.io/digest/archive/\">"
+                )
+                && page.contains("<meta name=\"robots\" content=\"noindex\">"),
+            "{folder}/index.html: {page}"
+        );
+        assert!(!sitemap.contains(&format!("/digest/{folder}/</loc>")));
+    }
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! `paperboy serve` in headless Chromium: reload after an edit, the error banner, its
 //! removal (tests/browser/serve.mjs); the 404 page it serves, as a static host does, for an
-//! address without a page (tests/browser/notfound.mjs).
+//! address without a page, and the archive for a shortened one (tests/browser/notfound.mjs).
 
 mod common;
 
@@ -34,7 +34,7 @@ fn serve_reloads_and_shows_errors_in_a_real_browser() {
 
 #[test]
 #[ignore = "needs Chromium and tests/browser; scripts/test runs it"]
-fn the_404_page_finds_what_a_missing_address_asked_for() {
+fn a_missing_address_finds_what_it_asked_for_and_a_shortened_one_the_archive() {
     node_against_serve("notfound.mjs", |_| {
         vec![common::repo().join("target/screenshots")]
     });

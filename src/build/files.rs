@@ -176,6 +176,13 @@ pub(super) fn render_lists(ctx: &Ctx, out: &Output) -> Result<()> {
         .collect();
     c.insert("categories", &categories);
     always(ctx, out, "archive.html", "archive/index.html", &c)?;
+    // A reader who shortens a week's or a paper's address (`/digests/2026-W14/` to
+    // `/digests/`) is sent to the archive, which lists both, rather than to a 404: those
+    // folders have no page of their own.
+    let to_archive = redirect_page(&ctx.urls, "archive/", "the archive");
+    for rel in ["digests/index.html", "papers/index.html"] {
+        out.write(rel, to_archive.as_bytes())?;
+    }
     always(ctx, out, "search.html", "search/index.html", &ctx.context())?;
     // Pages of a theme that has them: the list of categories, the reader's saved papers
     // and their ranking.
@@ -189,6 +196,20 @@ pub(super) fn render_lists(ctx: &Ctx, out: &Output) -> Result<()> {
         }
     }
     always(ctx, out, "404.html", "404.html", &ctx.context())
+}
+
+/// A page that sends its reader on to `rel` at once, as Zola's and Hugo's aliases do: a
+/// refresh for browsers, a canonical link for search engines, a link for anyone else.
+fn redirect_page(urls: &crate::render::views::Urls, rel: &str, name: &str) -> String {
+    let path = render::escape_html(&urls.path(rel));
+    let permalink = render::escape_html(&urls.permalink(rel));
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <title>Moved to {name}</title>\n<meta name=\"robots\" content=\"noindex\">\n\
+         <link rel=\"canonical\" href=\"{permalink}\">\n\
+         <meta http-equiv=\"refresh\" content=\"0; url={path}\">\n</head>\n<body>\n\
+         <p>This page is <a href=\"{path}\">{name}</a>.</p>\n</body>\n</html>\n"
+    )
 }
 
 /// The few pages that show something of every week or category are rendered every time.

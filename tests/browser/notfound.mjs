@@ -64,6 +64,14 @@ try {
   check("an unknown id fills the search box", (await page.inputValue("#notfound-q")) === "2999.99999");
   check("and links no paper", await page.locator("#notfound-paper").isHidden());
 
+  // A shortened address: the folders of weeks and of papers lead to the archive.
+  for (const folder of ["/digests/", "/papers/"]) {
+    await page.goto(base + folder);
+    await page.waitForURL(/\/archive\/$/, { timeout: 10000 }).catch(() => {});
+    const h1 = await page.textContent("h1").catch(() => "");
+    check(`${folder} leads to the archive`, /\/archive\/$/.test(page.url()) && h1 === "Archive", `${page.url()} ${h1}`);
+  }
+
   // Words in a mistyped address: one press of Search finds the paper.
   await page.goto(base + "/papers/instrumentation-testing/");
   check("the address's words fill the search box", (await page.inputValue("#notfound-q")) === "instrumentation testing",
