@@ -169,7 +169,6 @@ fn adding_weeks_renders_only_what_changed_and_equals_a_full_build() {
     );
 }
 
-/// The pages (`.html`) of `public` last written before `t`.
 /// The pages rendered from templates (not the folders' redirects to the archive, which
 /// no template makes) that were last written before `t`.
 fn pages_written_before(public: &Path, t: std::time::SystemTime) -> Vec<PathBuf> {
