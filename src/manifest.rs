@@ -2,12 +2,13 @@
 //! was rendered from. The next build renders only the pages whose fingerprint changed and
 //! keeps or links the others, so its output equals a full build.
 //!
-//! It lives beside the output folder (`.public.manifest`), names the output it
-//! describes and the site-wide inputs (binary, config, templates). The site an
-//! incremental build replaces is kept as the next build's standby folder, with the
-//! manifest it had as `.public.standby.manifest`; each manifest exists only while it is
-//! true of its folder. A manifest is postcard after a magic prefix: it lists every page
-//! (125,000 at 100k papers), and two are read by every build.
+//! It lives beside the output folder (`.public.manifest`) and names the site-wide inputs
+//! (binary, config, templates). It describes the folder beside it, wherever the two are: a
+//! site moved or renamed with its manifest builds incrementally, as does a cache restored
+//! at another path. The site an incremental build replaces is kept as the next build's
+//! standby folder, with the manifest it had as `.public.standby.manifest`; each manifest
+//! exists only while it is true of its folder. A manifest is postcard after a magic
+//! prefix: it lists every page (125,000 at 100k papers), and two are read by every build.
 
 use crate::output::{beside, remove_file};
 use anyhow::{Context, Result};
@@ -15,8 +16,8 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::Xxh3;
 
-/// Bumped whenever what a fingerprint covers changes.
-const FORMAT: u32 = 3;
+/// Bumped whenever what a fingerprint covers, or what a manifest holds, changes.
+const FORMAT: u32 = 4;
 
 /// What a manifest starts with.
 const MAGIC: &[u8; 8] = b"pbmanif\n";
@@ -64,8 +65,6 @@ pub fn of_bytes(b: &[u8]) -> Fingerprint {
 #[derive(Serialize, Deserialize)]
 struct File<P> {
     format: u32,
-    /// The output folder this manifest describes.
-    output: PathBuf,
     /// Site-wide inputs: binary, config, templates, what every page sees.
     site: Fingerprint,
     /// Site-relative page path -> fingerprint, sorted by path.
@@ -241,17 +240,16 @@ fn set_aside_path(output: &Path) -> PathBuf {
     beside(output, "manifest.replaced")
 }
 
-/// The manifest at `path` if it describes `output`: its pages, and the rest of it.
-fn read(path: &Path, output: &Path) -> Option<(Listed, File<()>)> {
+/// The manifest at `path`, if this paperboy's format: its pages, and the rest of it.
+fn read(path: &Path) -> Option<(Listed, File<()>)> {
     let bytes = std::fs::read(path).ok()?;
     let file: File<Vec<(&str, Fingerprint)>> =
         postcard::from_bytes(bytes.strip_prefix(MAGIC)?).ok()?;
-    if file.format != FORMAT || file.output != absolute(output) {
+    if file.format != FORMAT {
         return None;
     }
     let File {
         format,
-        output,
         site,
         mut pages,
         corpus,
@@ -263,7 +261,6 @@ fn read(path: &Path, output: &Path) -> Option<(Listed, File<()>)> {
     }
     let rest = File {
         format,
-        output,
         site,
         pages: (),
         corpus,
@@ -276,7 +273,7 @@ fn read(path: &Path, output: &Path) -> Option<(Listed, File<()>)> {
 /// page's fingerprint covers the site-wide inputs). Anything unreadable means a full
 /// build, never an error.
 pub fn load(output: &Path) -> Option<Previous> {
-    let (pages, file) = read(&path_for(output), output)?;
+    let (pages, file) = read(&path_for(output))?;
     if !output.is_dir() {
         return None;
     }
@@ -294,7 +291,7 @@ pub fn load(output: &Path) -> Option<Previous> {
 
 /// What the standby folder holds; none when its manifest is missing or unreadable.
 pub fn read_standby(output: &Path) -> Option<Listed> {
-    read(&standby_path(output), output).map(|(pages, _)| pages)
+    read(&standby_path(output)).map(|(pages, _)| pages)
 }
 
 /// Removes the standby folder's manifest once it is read: the build about to change the
@@ -343,7 +340,6 @@ pub fn save(output: &Path, record: Record) -> Result<()> {
     } = record;
     let file = File {
         format: FORMAT,
-        output: absolute(output),
         site,
         pages,
         corpus,
@@ -360,10 +356,6 @@ pub fn save(output: &Path, record: Record) -> Result<()> {
         remove_file(&beside(output, legacy))?;
     }
     Ok(())
-}
-
-fn absolute(p: &Path) -> PathBuf {
-    std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())
 }
 
 /// The running binary, by size and modification time: a new paperboy may render the same
@@ -455,10 +447,13 @@ mod tests {
             assert_eq!(previous.pages.get(path_key(rel)), Some((i, *fp)));
             assert_eq!(previous.pages.files().path(i), rel);
         }
-        // Another folder's manifest is no manifest of this one.
-        let elsewhere = dir.path().join("elsewhere");
-        std::fs::create_dir(&elsewhere).unwrap();
-        std::fs::copy(path_for(&output), path_for(&elsewhere)).unwrap();
-        assert!(load(&elsewhere).is_none());
+        // Moved with its folder, it still describes it; without the folder, nothing.
+        let moved = tempfile::tempdir().unwrap();
+        let moved_output = moved.path().join("public");
+        std::fs::rename(&output, &moved_output).unwrap();
+        std::fs::rename(path_for(&output), path_for(&moved_output)).unwrap();
+        assert!(load(&moved_output).is_some_and(|p| p.pages.len() == pages.len()));
+        std::fs::remove_dir(&moved_output).unwrap();
+        assert!(load(&moved_output).is_none());
     }
 }

@@ -264,6 +264,31 @@ fn a_build_that_dies_before_its_manifest_is_followed_by_a_full_one() {
     assert!(kept(&again) > 0);
 }
 
+#[test]
+fn a_site_moved_with_its_manifest_still_builds_incrementally() {
+    let site = example_site();
+    assert_ok(&paperboy(site.path(), &["build"]));
+    let files = tree(&site.path().join("public")).len();
+    // A maintainer renames the site's folder (or a cache is restored at another path).
+    let place = tempfile::tempdir().unwrap();
+    let moved = place.path().join("renamed-site");
+    std::fs::rename(site.path(), &moved).unwrap();
+    edit(
+        moved.join("content/papers/2508/2508.13167.md"),
+        "summary = \"Distilling",
+        "summary = \"Moved. Distilling",
+    );
+    let again = paperboy(&moved, &["build"]);
+    assert_ok(&again);
+    assert!(
+        kept(&again) * 10 > files * 9,
+        "one paper edited after the move: most of the {files} files are kept, not made again\n{}",
+        stderr(&again)
+    );
+    assert!(read(moved.join("public/papers/2508.13167/index.html")).contains("Moved. Distilling"));
+    assert_equals_full_build(&moved);
+}
+
 fn inode(path: &Path) -> u64 {
     use std::os::unix::fs::MetadataExt;
     std::fs::metadata(path).unwrap().ino()
