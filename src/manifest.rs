@@ -240,7 +240,7 @@ fn set_aside_path(output: &Path) -> PathBuf {
     beside(output, "manifest.replaced")
 }
 
-/// The manifest at `path`, if this paperboy's format: its pages, and the rest of it.
+/// The manifest at `path`, if it is in this paperboy's format: its pages, and the rest.
 fn read(path: &Path) -> Option<(Listed, File<()>)> {
     let bytes = std::fs::read(path).ok()?;
     let file: File<Vec<(&str, Fingerprint)>> =
