@@ -165,3 +165,70 @@ fn spellings_that_share_a_url_share_a_page_named_as_the_first_paper_names_it() {
     assert!(second.contains(r#"/authors/hitoshi-murayama/">Hitoshi Murayama</a>"#));
     assert!(second.contains(r#"/authors/andre-de-gouvea/">Andre de Gouvea</a>"#));
 }
+
+/// The count an author page gives: "10 papers in this digest".
+fn count_on_author_page(page: &str) -> usize {
+    let said = page
+        .split("<p class=\"muted\">")
+        .nth(1)
+        .and_then(|rest| rest.split(" paper").next())
+        .unwrap_or_else(|| panic!("no count on {page}"));
+    said.parse()
+        .unwrap_or_else(|_| panic!("{said:?} is no count"))
+}
+
+#[test]
+fn authors_lists_the_most_published_first_and_every_author_page_leads_there() {
+    let site = built();
+    let public = site.path().join("public");
+    let pages: Vec<String> = pages_under(&public.join("authors"))
+        .into_iter()
+        .filter(|name| name != "index.html")
+        .collect();
+    let count_of =
+        |slug: &str| count_on_author_page(&read(public.join(format!("authors/{slug}/index.html"))));
+    let index = read(public.join("authors/index.html"));
+    assert!(
+        index.contains(&format!("{} authors in this digest", pages.len())),
+        "{index}"
+    );
+    let item = regex::Regex::new(
+        r#"<li><a href="/digest/authors/([^/"]+)/">[^<]+</a> <span class="muted">(\d+) papers?</span></li>"#,
+    )
+    .unwrap();
+    let listed: Vec<(String, usize)> = item
+        .captures_iter(&index)
+        .map(|c| (c[1].to_string(), c[2].parse().unwrap()))
+        .collect();
+    // The example site has more authors than the page lists: the most published, and
+    // no slice of the hundreds with one paper.
+    assert!(pages.len() > 100);
+    assert!(!listed.is_empty() && listed.len() <= 100, "{index}");
+    assert!(
+        index.contains(&format!("here the {} with the most papers", listed.len())),
+        "{index}"
+    );
+    assert_eq!(listed[0], ("adrian-del-maestro".to_string(), 10));
+    assert!(listed.windows(2).all(|w| w[0].1 >= w[1].1), "{listed:?}");
+    for (slug, count) in &listed {
+        assert_eq!(count_of(slug), *count, "{slug}");
+    }
+    // Everyone left off has fewer papers than the last one listed.
+    let least = listed.last().unwrap().1;
+    for slug in pages
+        .iter()
+        .filter(|s| !listed.iter().any(|(l, _)| l == *s))
+    {
+        assert!(count_of(slug) < least, "{slug} has {least} or more");
+    }
+    // Anyone else is found by name.
+    assert!(index.contains(r#"<form role="search" method="get" action="/digest/search/">"#));
+    // Every author page and the archive lead to it; the sitemap lists it.
+    let link = r#"<a href="/digest/authors/">Authors</a>"#;
+    assert!(read(public.join("authors/gordon-fraser/index.html")).contains(link));
+    assert!(read(public.join("archive/index.html")).contains(link));
+    assert!(
+        read(public.join("sitemap.xml"))
+            .contains("<loc>https://example.github.io/digest/authors/</loc>")
+    );
+}

@@ -184,10 +184,14 @@ pub(super) fn render_lists(ctx: &Ctx, out: &Output) -> Result<()> {
         out.write(rel, to_archive.as_bytes())?;
     }
     always(ctx, out, "search.html", "search/index.html", &ctx.context())?;
-    // Pages of a theme that has them: the list of categories, the reader's saved papers
-    // and their ranking.
+    // Pages of a theme that has them: the list of categories, the authors with the most
+    // papers, the reader's saved papers and their ranking.
+    let mut by_count = ctx.context();
+    by_count.insert("authors", &most_published(ctx));
+    by_count.insert("author_count", &ctx.site.authors.len());
     for (template, rel, c) in [
         ("categories.html", "categories/index.html", &c),
+        ("authors.html", "authors/index.html", &by_count),
         ("saved.html", "saved/index.html", &ctx.context()),
         ("foryou.html", "foryou/index.html", &ctx.context()),
     ] {
@@ -196,6 +200,42 @@ pub(super) fn render_lists(ctx: &Ctx, out: &Output) -> Result<()> {
         }
     }
     always(ctx, out, "404.html", "404.html", &ctx.context())
+}
+
+/// How many authors `/authors/` lists at most: every author of a lab's digest, and the
+/// most published of a field's, whose hundred thousand names would make a page of
+/// megabytes.
+const AUTHORS_LISTED: usize = 100;
+
+/// The authors with the most papers, most first; ties by name, then by slug. Authors tied
+/// with the first one left off are left off too, so that no alphabetical slice of a
+/// tie (forty of five hundred with one paper) is listed, unless that leaves no one.
+fn most_published(ctx: &Ctx) -> Vec<views::AuthorView> {
+    let authors = &ctx.site.authors;
+    let count = |a: usize| authors[a].papers.len();
+    let order = |&a: &usize, &b: &usize| {
+        (count(b).cmp(&count(a)))
+            .then_with(|| authors[a].name.cmp(&authors[b].name))
+            .then_with(|| authors[a].slug.cmp(&authors[b].slug))
+    };
+    let mut list: Vec<usize> = (0..authors.len()).collect();
+    if list.len() > AUTHORS_LISTED {
+        list.select_nth_unstable_by(AUTHORS_LISTED, order);
+        list.truncate(AUTHORS_LISTED + 1);
+    }
+    list.sort_unstable_by(order);
+    if let Some(&first_left_off) = list.get(AUTHORS_LISTED) {
+        let tied = count(first_left_off);
+        let untied = list.iter().take_while(|&&a| count(a) > tied).count();
+        list.truncate(if untied == 0 { AUTHORS_LISTED } else { untied });
+    }
+    list.into_iter()
+        .map(|a| views::AuthorView {
+            name: authors[a].name.clone(),
+            url: ctx.urls.path(&views::author_rel(&authors[a].slug)),
+            paper_count: authors[a].papers.len(),
+        })
+        .collect()
 }
 
 /// A page that sends its reader on to `rel` at once, as Zola's and Hugo's aliases do: a
@@ -280,8 +320,13 @@ pub(super) fn write_feeds(ctx: &Ctx, out: &Output) -> Result<()> {
 pub(super) fn write_sitemaps(ctx: &Ctx, out: &Output) -> Result<()> {
     let site = ctx.site;
     let mut pages: Vec<String> = vec![String::new(), "archive/".into(), "search/".into()];
-    if render::has_template(&ctx.tera, "categories.html") {
-        pages.push("categories/".into());
+    for (template, rel) in [
+        ("categories.html", "categories/"),
+        ("authors.html", "authors/"),
+    ] {
+        if render::has_template(&ctx.tera, template) {
+            pages.push(rel.into());
+        }
     }
     pages.extend(site.digests.iter().rev().map(views::digest_rel));
     for cat in &site.categories {

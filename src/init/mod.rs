@@ -21,6 +21,10 @@ const THEME: &[(&str, &str)] = &[
         include_str!("../../themes/default/templates/author.html"),
     ),
     (
+        "templates/authors.html",
+        include_str!("../../themes/default/templates/authors.html"),
+    ),
+    (
         "templates/base.html",
         include_str!("../../themes/default/templates/base.html"),
     ),

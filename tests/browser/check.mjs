@@ -118,7 +118,7 @@ try {
   }
   // Phones: no horizontal scroll at 375 px.
   const pages = ["", "digests/2025-W34/", "papers/2604.03438/", "papers/2306.03845/", "categories/cs.AI/",
-    "categories/cs.AI/page/2/", "categories/", "archive/", "authors/taher-a-ghaleb/", "search/?q=testing", "404.html"];
+    "categories/cs.AI/page/2/", "categories/", "archive/", "authors/", "authors/taher-a-ghaleb/", "search/?q=testing", "404.html"];
   for (const url of pages) {
     const { page, context } = await open(url, { viewport: { width: 375, height: 800 } });
     await page.waitForTimeout(url.startsWith("search") ? 500 : 0);
