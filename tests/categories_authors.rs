@@ -232,3 +232,33 @@ fn authors_lists_the_most_published_first_and_every_author_page_leads_there() {
             .contains("<loc>https://example.github.io/digest/authors/</loc>")
     );
 }
+
+#[test]
+fn a_byline_of_one_name_et_al_names_that_person_to_readers_scholar_and_bibtex() {
+    // Nature's subject feed gives each paper one author, "A. K. L. Wezenaar et al.".
+    let site = built();
+    let public = site.path().join("public");
+    let names = pages_under(&public.join("authors"));
+    let et_al: Vec<&String> = names.iter().filter(|n| n.ends_with("-et-al")).collect();
+    assert!(
+        et_al.is_empty(),
+        "author pages of persons named \"et al.\": {et_al:?}"
+    );
+    let author = read(public.join("authors/a-k-l-wezenaar/index.html"));
+    assert!(author.contains("<h1>A. K. L. Wezenaar</h1>"), "{author}");
+    let paper = read(public.join("papers/item-913ad986b2bf6978/index.html"));
+    // The byline says what the feed said, linked to the person's page.
+    assert!(
+        paper.contains(r#"/authors/a-k-l-wezenaar/">A. K. L. Wezenaar et al.</a>"#),
+        "{paper}"
+    );
+    // Google Scholar gets the person; BibTeX its word for the rest.
+    assert!(paper.contains(r#"<meta name="citation_author" content="Wezenaar, A. K. L.">"#));
+    assert!(!paper.contains("al., "), "{paper}");
+    assert!(paper.contains("@misc{wezenaar2025mapping,"), "{paper}");
+    assert!(
+        paper.contains("author={A. K. L. Wezenaar and others},"),
+        "{paper}"
+    );
+    assert!(paper.contains(r#""name": "A. K. L. Wezenaar""#), "{paper}");
+}

@@ -93,8 +93,9 @@ pub fn merge(authors: &mut [Author], papers: &[PaperEntry]) -> Vec<(usize, usize
             .papers
             .iter()
             .flat_map(|&p| &papers[p].front.authors)
-            .filter(|n| **n != authors[ai].name)
-            .filter_map(|n| key(n))
+            .map(|n| super::byline::person(n).0)
+            .filter(|n| *n != authors[ai].name)
+            .filter_map(key)
             .collect()
     };
     let categories = |ai: usize| -> FxHashSet<&str> {

@@ -4,7 +4,9 @@
 use super::abstracts::Files;
 use super::read::DigestFile;
 use super::slugs::{author_slug, category_slug};
-use super::{Author, Authorships, Category, DigestEntry, PaperEntry, Site, author_merge, taxonomy};
+use super::{
+    Author, Authorships, Category, DigestEntry, PaperEntry, Site, author_merge, byline, taxonomy,
+};
 use crate::manifest::of_bytes;
 use crate::store::frontmatter::PaperFront;
 use anyhow::{Result, anyhow, bail};
@@ -196,7 +198,7 @@ fn authors(papers: &[PaperEntry], published: &[Newest]) -> (Vec<Author>, Authors
         .enumerate()
         .flat_map_iter(|(i, p)| {
             p.front.authors.iter().enumerate().map(move |(j, name)| {
-                let slug = author_slug(name);
+                let slug = author_slug(byline::person(name).0);
                 (of_bytes(slug.as_bytes()), i as u32, j as u32)
             })
         })
@@ -210,11 +212,11 @@ fn authors(papers: &[PaperEntry], published: &[Newest]) -> (Vec<Author>, Authors
         .par_iter()
         .map(|run| {
             let (_, i, j) = run[0];
-            let name = &papers[i as usize].front.authors[j as usize];
+            let (name, _) = byline::person(&papers[i as usize].front.authors[j as usize]);
             let mut list: Vec<usize> = run.iter().map(|&(_, i, _)| i as usize).collect();
             list.dedup();
             Author {
-                name: name.clone(),
+                name: name.to_string(),
                 slug: author_slug(name),
                 papers: list,
             }

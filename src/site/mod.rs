@@ -3,6 +3,7 @@
 
 pub mod abstracts;
 mod author_merge;
+pub mod byline;
 mod index;
 pub mod parsed;
 mod read;

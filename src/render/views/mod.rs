@@ -331,7 +331,7 @@ mod tests {
     fn citation_names_and_keys() {
         assert_eq!(last_first("Aishwarya Sarkar"), "Sarkar, Aishwarya");
         assert_eq!(last_first("Plato"), "Plato");
-        let authors = vec!["Aishwarya Sarkar".to_string(), "Sayan Ghosh".to_string()];
+        let authors = ["Aishwarya Sarkar", "Sayan Ghosh"];
         assert_eq!(
             bibtex_key(
                 &authors,
@@ -341,7 +341,7 @@ mod tests {
             "sarkar2026rudder"
         );
         assert_eq!(
-            bibtex_key(&["Tom Götz".into()], 2025, "The $\\omega$ test"),
+            bibtex_key(&["Tom Götz"], 2025, "The $\\omega$ test"),
             "gotz2025omega"
         );
         assert_eq!(bibtex_value("a {b} c"), "a {b} c");

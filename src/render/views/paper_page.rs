@@ -34,11 +34,11 @@ pub(super) fn ascii_word(s: &str) -> String {
 }
 
 /// arXiv's BibTeX key: first author's family name, year, first significant title word.
-pub fn bibtex_key(authors: &[String], year: i32, title: &str) -> String {
+pub fn bibtex_key(authors: &[&str], year: i32, title: &str) -> String {
     let family = authors
         .first()
-        .map(|a| a.trim().rsplit(' ').next().unwrap_or(a).to_string())
-        .map(|f| ascii_word(&f))
+        .map(|a| a.trim().rsplit(' ').next().unwrap_or(a))
+        .map(ascii_word)
         .filter(|f| !f.is_empty())
         .unwrap_or_else(|| "anon".into());
     let word = title
@@ -153,7 +153,10 @@ pub fn paper_page_extras(
         .collect();
     let date = ymd(&f.published, '/');
     let mut citation: Vec<(&'static str, String)> = vec![("citation_title", f.title.clone())];
-    citation.extend(f.authors.iter().map(|a| ("citation_author", last_first(a))));
+    // Persons, as Google Scholar and reference managers read them: "A. K. L. Wezenaar et
+    // al." is one person and more not named.
+    let (persons, more) = crate::site::byline::persons(&f.authors);
+    citation.extend(persons.iter().map(|a| ("citation_author", last_first(a))));
     citation.push(("citation_date", date.clone()));
     citation.push(("citation_online_date", ymd(&f.updated, '/')));
     let pdf = safe_url(&f.links.pdf);
@@ -185,8 +188,7 @@ pub fn paper_page_extras(
         context: "https://schema.org",
         kind: "ScholarlyArticle",
         abstract_text,
-        author: f
-            .authors
+        author: persons
             .iter()
             .map(|a| Named {
                 kind: "Person",
@@ -212,11 +214,16 @@ pub fn paper_page_extras(
     };
     let json_ld = script_safe(&serde_json::to_string_pretty(&json).expect("JSON-LD serializes"));
     let year = chrono::Datelike::year(&f.published);
-    let key = bibtex_key(&f.authors, year, &f.title);
+    let key = bibtex_key(&persons, year, &f.title);
+    // BibTeX's own word for authors not named.
+    let mut names = persons.join(" and ");
+    if more {
+        names.push_str(" and others");
+    }
     let mut bib = format!(
         "@misc{{{key},\n      title={{{}}},\n      author={{{}}},\n      year={{{year}}},\n",
         bibtex_value(&f.title),
-        bibtex_value(&f.authors.join(" and "))
+        bibtex_value(&names)
     );
     if f.id.is_arxiv() {
         bib.push_str(&format!(

@@ -66,10 +66,11 @@ pub fn figure_from(f: &crate::store::frontmatter::PaperFront) -> String {
     } else {
         format!("\u{201c}{}\u{201d}", f.title)
     };
-    let who = match f.authors.as_slice() {
+    let (persons, more) = crate::site::byline::persons(&f.authors);
+    let who = match persons.as_slice() {
         [] => String::new(),
-        [one] => format!(" ({})", surname(one)),
-        [a, b] => format!(" ({} and {})", surname(a), surname(b)),
+        [one] if !more => format!(" ({})", surname(one)),
+        [a, b] if !more => format!(" ({} and {})", surname(a), surname(b)),
         [a, ..] => format!(" ({} et al.)", surname(a)),
     };
     format!("Figure from {from}{who}")
