@@ -79,14 +79,7 @@ pub(super) fn render_authors(ctx: &Ctx, out: &Output, kept: Option<&Path>) -> Re
                                 c.insert("papers", &list);
                             }
                         }
-                        c.insert(
-                            "author",
-                            &views::AuthorView {
-                                name: author.name.clone(),
-                                url: ctx.urls.path(&front),
-                                paper_count: author.papers.len(),
-                            },
-                        );
+                        c.insert("author", &views::author_view(author, &ctx.urls));
                         c.insert("paginator", &paginator);
                         Ok(())
                     })

@@ -230,11 +230,7 @@ fn most_published(ctx: &Ctx) -> Vec<views::AuthorView> {
         list.truncate(if untied == 0 { AUTHORS_LISTED } else { untied });
     }
     list.into_iter()
-        .map(|a| views::AuthorView {
-            name: authors[a].name.clone(),
-            url: ctx.urls.path(&views::author_rel(&authors[a].slug)),
-            paper_count: authors[a].papers.len(),
-        })
+        .map(|a| views::author_view(&authors[a], &ctx.urls))
         .collect()
 }
 

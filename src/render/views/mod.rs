@@ -2,7 +2,7 @@
 //! documented in themes/default/TEMPLATES.md.
 
 use super::pager;
-use crate::site::{Category, DigestEntry, PaperEntry, Site, category_slug};
+use crate::site::{Author, Category, DigestEntry, PaperEntry, Site, category_slug};
 use serde::Serialize;
 use std::borrow::Cow;
 
@@ -307,6 +307,14 @@ pub struct AuthorView {
     pub name: String,
     pub url: String,
     pub paper_count: usize,
+}
+
+pub fn author_view(a: &Author, urls: &Urls) -> AuthorView {
+    AuthorView {
+        name: a.name.clone(),
+        url: urls.path(&author_rel(&a.slug)),
+        paper_count: a.papers.len(),
+    }
 }
 
 #[cfg(test)]
