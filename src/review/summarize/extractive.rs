@@ -111,7 +111,7 @@ fn best_span(sentence: &str, max: usize, score: &dyn Fn(&str) -> f64) -> String 
             continue;
         }
         for &end in &cuts[a + 1..] {
-            if splits_a_pair(&sentence[..end], &sentence[end..]) {
+            if !may_end_at(&sentence[..end], &sentence[end..]) {
                 continue;
             }
             let raw = sentence[start..end].trim_start_matches([',', ';', ':', ' ']);
@@ -133,6 +133,68 @@ fn best_span(sentence: &str, max: usize, score: &dyn Fn(&str) -> f64) -> String 
         Some((_, text)) => capitalize(&text),
         None => shorten(sentence, max),
     }
+}
+
+/// Whether a span may end between `before` and `after`: not inside brackets ("recent
+/// (2020 | and later) studies"), not between the words of a pair, and not before the
+/// clause's own verb ("the number of stars | with sensitivity to HJs is only 4-16%").
+fn may_end_at(before: &str, after: &str) -> bool {
+    after.is_empty()
+        || (before.matches('(').count() <= before.matches(')').count()
+            && !splits_a_pair(before, after)
+            && !inside_a_list(before, after)
+            && !verb_follows(after))
+}
+
+/// Whether the cut falls before a list's last item: the text before it ends with a short
+/// item after a comma, and the text after it goes on with "and" or "or"
+/// ("benchmarking on histopathological, simulated | , and real data", "pocket
+/// prediction, structural alignment | and clustering methods").
+fn inside_a_list(before: &str, after: &str) -> bool {
+    let rest = after.trim_start_matches([',', ' ']);
+    if !(rest.starts_with("and ") || rest.starts_with("or ")) {
+        return false;
+    }
+    before
+        .rsplit_once(", ")
+        .is_some_and(|(_, item)| item.split_whitespace().count() <= 2)
+}
+
+/// Whether the words after a cut inside a clause, up to the next comma, hold a finite
+/// verb of that clause (not of a clause of its own: "… and it is", "… that might"): the
+/// text before the cut is then a subject without its verb. A cut at a comma parts
+/// clauses, which the rest of `may_end_at` judges.
+fn verb_follows(after: &str) -> bool {
+    const OWN_CLAUSE: &[&str] = &[
+        "which", "while", "whereas", "where", "but", "we", "it", "they", "this", "these", "our",
+        "that", "who", "when", "although", "though", "so", "thus", "hence", "yet", "if", "whether",
+        "because", "since", "once", "until", "unless",
+    ];
+    const FINITE: &[&str] = &[
+        "is", "are", "was", "were", "can", "could", "may", "might", "will", "would", "should",
+        "must", "has", "have", "had", "does", "do", "did", "remains", "remain",
+    ];
+    if after.starts_with([',', ';', ':']) {
+        return false;
+    }
+    let chunk = after.split([',', ';', ':']).next().unwrap_or("");
+    let mut words = chunk.split_whitespace().map(|w| {
+        w.trim_matches(|c: char| !c.is_alphanumeric())
+            .to_ascii_lowercase()
+    });
+    if words.next().is_some_and(|w| w == "and") {
+        // "… and it is": a clause of its own; "… and VHJs is": the subject goes on.
+        if words
+            .clone()
+            .next()
+            .is_some_and(|w| OWN_CLAUSE.contains(&w.as_str()))
+        {
+            return false;
+        }
+    }
+    words
+        .take_while(|w| !OWN_CLAUSE.contains(&w.as_str()))
+        .any(|w| FINITE.contains(&w.as_str()))
 }
 
 /// Whether ending before this " and " would part two words of one phrase: "a combination
@@ -195,23 +257,29 @@ fn starts_clause(rest: &str) -> bool {
         return !rest.starts_with(' ');
     }
     if rest.starts_with([';', ':']) {
-        return true;
+        // Not an item of a list: "…; (ii) all $δ$ in the Bayesian setting", "…; and (v) an
+        // annual forum".
+        let next = rest[1..].trim_start();
+        let next = next
+            .strip_prefix("and ")
+            .or_else(|| next.strip_prefix("or "))
+            .unwrap_or(next);
+        return !next.starts_with('(');
     }
     let next = rest[1..].trim_start();
+    // Not the last items of a list: "…: HLE, | SimpleQA, and GPQA, we show".
+    let (item, after) = next.split_once(',').unwrap_or((next, ""));
+    let after = after.trim_start();
+    if item.split_whitespace().count() <= 2
+        && (after.starts_with("and ") || after.starts_with("or "))
+    {
+        return false;
+    }
     let word = next.split([' ', ',']).next().unwrap_or("");
     word.chars().next().is_some_and(char::is_uppercase)
         || matches!(
             word,
-            "we" | "our"
-                | "it"
-                | "its"
-                | "they"
-                | "this"
-                | "these"
-                | "the"
-                | "which"
-                | "while"
-                | "whereas"
+            "we" | "our" | "it" | "its" | "they" | "this" | "these" | "the" | "while" | "whereas"
         )
 }
 
@@ -287,7 +355,18 @@ static SECTION_LABEL: LazyLock<Regex> = LazyLock::new(|| {
         .expect("a valid pattern")
 });
 
+/// A label the feed glued to the section's first word ("ResultsHence, we propose …":
+/// bioRxiv's structured abstracts without their line breaks). Only the labels such
+/// abstracts use, which no model's name starts with ("ContextNet" stays).
+static GLUED_LABEL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:Background|Motivation|Objectives?|Aims|Purpose|Methods|Results|Conclusions?|Availability and implementation)(\p{Lu}\p{Ll})")
+        .expect("a valid pattern")
+});
+
 fn without_section_label(sentence: &str) -> &str {
+    if let Some(word) = GLUED_LABEL.captures(sentence).and_then(|c| c.get(1)) {
+        return &sentence[word.start()..];
+    }
     match SECTION_LABEL.find(sentence) {
         Some(label) if label.end() < sentence.len() => &sentence[label.end()..],
         _ => sentence,
@@ -372,12 +451,20 @@ fn length(s: &str) -> f64 {
 
 static OPENERS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     [
+        // Words that tie the sentence to the one before it, which a card does not show:
+        // "Interestingly, …", "On the other hand, …", "Using these, we …", "To address these
+        // limitations of mutation testing, we …". First, before a shorter opener takes
+        // part of one.
+        r"(?i)^(?:interestingly|surprisingly|remarkably|indeed|nonetheless|nevertheless|further|conversely|similarly|likewise|instead|meanwhile|accordingly|in contrast|in combination|on the other hand|for (?:instance|example)|in (?:this|the present|our) (?:research|project|context|setting|case|way|regard|framework|direction))\s*,\s+",
+        r"(?i)^(?:using|with|given|based on|building on|motivated by|guided by|to (?:achieve|fix|address|do|solve|overcome|tackle|test|answer|that end)) (?:this|these|them|it|that|our|such)(?: [\w-]+){0,4}\s*,\s+",
         r"(?i)^(?:in|within|through) (?:this|the present|our) (?:paper|work|study|article|letter|thesis|note|report)\s*,?\s*",
         r"(?i)^(?:here|herein|to this end|to address (?:this|these) (?:issues?|challenges?|problems?|gaps?|limitations?)|to (?:fill|bridge) this gap|in response|in addition|additionally|moreover|furthermore|finally|overall|specifically|in particular|as a result|consequently|notably|importantly|crucially|thus|therefore|hence|in summary|in short|taken together|together|lastly|first|second|third|next)\s*,?\s+",
         r"(?i)^(?:(?:our|the|these|such|experimental|empirical|extensive|comprehensive|numerical|simulation) )*(?:results|experiments|evaluations?|analyses|analysis|findings|simulations|benchmarks|measurements|studies|tests)(?: [^.;]{1,140}?)?,? (?:show|shows|showed|demonstrate|demonstrates|demonstrated|indicate|indicates|reveal|reveals|suggest|suggests|confirm|confirms|highlight|highlights|verify|verifies|establish|establishes)(?: that)?,?\s+",
-        r"(?i)^we (?:also |further |then |additionally |empirically |experimentally |theoretically |formally |first |finally )?(?:show|demonstrate|find|found|observe|report|prove|argue|establish|confirm|verify|note)(?: that)?,?\s+",
+        r"(?i)^we (?:also |further |then |additionally |empirically |experimentally |theoretically |formally |first |finally )?(?:show|demonstrate|find|found|observe|report|prove|argue|establish|confirm|verify|note)(?: that)?[,:]?\s+",
         r"(?i)^(?:this|the) (?:paper|work|study|article) (?:shows|demonstrates|finds|reports|proves|argues) that\s+",
         r"(?i)^it is (?:shown|found|demonstrated) that\s+",
+        // An item of a list the sentence was: "(1) Themis is effective …", "i) Delaunay …".
+        r"^\(?(?:i{1,3}|iv|v|vi{1,3}|[1-9]|[a-h])\)\s+",
     ]
     .iter()
     .map(|p| Regex::new(p).expect("a valid pattern"))
@@ -492,8 +579,8 @@ pub fn shorten(text: &str, max: usize) -> String {
     ];
     let best = boundaries
         .iter()
-        .filter_map(|b| head.rfind(b))
-        .filter(|&at| head[..at].chars().count() >= max / 2)
+        .flat_map(|b| head.match_indices(b).map(|(at, _)| at))
+        .filter(|&at| head[..at].chars().count() >= max / 2 && may_end_at(&head[..at], &text[at..]))
         .max();
     if let Some(at) = best {
         return tidy_end(&head[..at]);

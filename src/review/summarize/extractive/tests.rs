@@ -103,3 +103,124 @@ fn long_text_is_cut_at_a_clause_not_a_word() {
     let t = shorten(&"word ".repeat(40), 30);
     assert!(t.ends_with('…') && t.chars().count() <= 31, "{t}");
 }
+
+// Sentences below are from real abstracts in the shared fixtures and the example site.
+
+#[test]
+fn a_headline_drops_the_words_that_tie_it_to_the_sentence_before() {
+    for (sentence, starts) in [
+        (
+            "Using these, we demonstrate that the number of stars with sensitivity to HJs and VHJs is only 4--16% of those in the OGLE-III fields.",
+            "The number of stars with sensitivity",
+        ),
+        (
+            "To address these limitations of mutation testing, we introduce property-based mutation testing, a method for assessing the capability of a test suite.",
+            "We introduce property-based mutation testing",
+        ),
+        (
+            "Indeed, modern AI alignment tools such as Reward Modelling and Direct Preference Optimization are based on the Plackett-Luce model.",
+            "Modern AI alignment tools",
+        ),
+        (
+            "Interestingly, chemical modification on the ribose increases the structural stability of analogs.",
+            "Chemical modification on the ribose increases",
+        ),
+        (
+            "We demonstrate that: i) Delaunay tessellation can be used to reconstruct the density field.",
+            "Delaunay tessellation can be used",
+        ),
+        (
+            "(1) Themis is effective at discovering software discrimination.",
+            "Themis is effective",
+        ),
+        // A condition is part of the claim, not a tie to the sentence before.
+        (
+            "For large n, we show that the bound is tight.",
+            "For large n, we show that the bound is tight",
+        ),
+    ] {
+        let stripped = strip_openers(sentence);
+        assert!(stripped.starts_with(starts), "{sentence}\n -> {stripped}");
+    }
+}
+
+#[test]
+fn a_structured_abstracts_label_glued_to_its_first_word_is_dropped() {
+    assert_eq!(
+        sentences(
+            "BackgroundThis study aimed to find the cause. ResultsHence, in this work, we propose Robin. ContextNet is a model. MethodsÉtude du cas."
+        ),
+        [
+            "This study aimed to find the cause.",
+            "Hence, in this work, we propose Robin.",
+            "ContextNet is a model.",
+            "Étude du cas."
+        ]
+    );
+    assert_eq!(
+        summarize(
+            "ResultsHence, in this work, we propose Robin, an advanced ready-to-go platform."
+        )
+        .headline,
+        "We propose Robin, an advanced ready-to-go platform"
+    );
+}
+
+#[test]
+fn a_cut_does_not_part_a_subject_from_its_verb_or_fall_inside_brackets() {
+    assert!(verb_follows(
+        " with sensitivity to HJs and VHJs is only 4--16%"
+    ));
+    assert!(verb_follows(" and behavioural diagrams can be used"));
+    for after in [
+        " and it is fast",
+        ", which is widely supported",
+        " through real-world experiments, accelerating discovery",
+        " on GPUs that might fail",
+        " and costs less",
+    ] {
+        assert!(!verb_follows(after), "{after}");
+    }
+    for sentence in [
+        "Using these, we demonstrate that the number of stars with sensitivity to HJs and VHJs is only 4--16% of those in the OGLE-III fields satisfying the spectroscopic-followup limit of V_max<17.5.",
+        "In this research, it is shown that both structural and behavioural diagrams can be used to represent specifications in a single model using High Level Petri Nets (HLPN).",
+        "Indeed, modern AI alignment tools such as Reward Modelling and Direct Preference Optimization are based on the statistical assumptions posed by the Plackett-Luce model.",
+        "Extensive benchmarking on histopathological, simulated, and real ST data from five distinct cancer types shows that SpatioCell outperforms state-of-the-art methods in both nuclear segmentation and cell annotation accuracy.",
+        "This new major version includes recent pocket prediction, structural alignment and clustering methods, as well as a refined amino acid distance matrix, thereby improving the relevance of results.",
+        "To achieve this, we performed a systematic mapping study of recent (2020 and later) studies on AI adoption in software testing in the industry, and applied thematic analysis to identify common themes and categories, such as the real-world use cases and benefits, in the found papers.",
+    ] {
+        let headline = best_span(&strip_openers(sentence), HEADLINE_CHARS, &|_| 0.0);
+        let cut = headline.trim_end_matches('…');
+        let next = &sentence[sentence.find(cut).map_or(0, |at| at + cut.len())..];
+        assert!(
+            headline.ends_with('…') || !verb_follows(next),
+            "{headline} | {next}"
+        );
+        assert!(
+            headline.matches('(').count() == headline.matches(')').count(),
+            "{headline}"
+        );
+        assert!(
+            !["stars", "structural", "Reward Modelling", "of recent"]
+                .iter()
+                .any(|end| cut.ends_with(end)),
+            "{headline}"
+        );
+    }
+}
+
+#[test]
+fn a_span_does_not_start_at_the_last_items_of_a_list_or_a_which_clause() {
+    let s = summarize(
+        "On three capability benchmarks: Humanity's Last Exam (HLE), SimpleQA, and GPQA, we demonstrate that for approximately 3% of questions, search-based agents directly find the datasets with ground truth labels on HuggingFace.",
+    );
+    assert!(!s.headline.starts_with("SimpleQA"), "{}", s.headline);
+    let s = summarize(
+        "We introduce OpenCat, a converter that transforms OpenDRIVE test cases into the Catmull-Rom spline format, which is widely supported by many current test generators.",
+    );
+    assert!(!s.headline.starts_with("Is widely"), "{}", s.headline);
+    let s = summarize(
+        "We set out a five-point action plan centred on (i) a policy approach that protects the human rights of those most vulnerable to the harmful effects of AI; (ii) the establishment of an African AI Safety Institute; and (v) an annual AU-level AI Safety & Security Forum.",
+    );
+    assert!(!s.headline.starts_with('('), "{}", s.headline);
+}
