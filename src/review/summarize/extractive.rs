@@ -182,18 +182,16 @@ fn verb_follows(after: &str) -> bool {
         w.trim_matches(|c: char| !c.is_alphanumeric())
             .to_ascii_lowercase()
     });
-    if words.next().is_some_and(|w| w == "and") {
-        // "… and it is": a clause of its own; "… and VHJs is": the subject goes on.
-        if words
-            .clone()
-            .next()
-            .is_some_and(|w| OWN_CLAUSE.contains(&w.as_str()))
-        {
-            return false;
-        }
+    let own_clause = |w: &str| OWN_CLAUSE.contains(&w);
+    // "… which is", "… and it is": a clause of its own; "… and VHJs is": the subject
+    // goes on.
+    match words.next().as_deref() {
+        Some(w) if own_clause(w) => return false,
+        Some("and") if words.clone().next().is_some_and(|w| own_clause(&w)) => return false,
+        _ => {}
     }
     words
-        .take_while(|w| !OWN_CLAUSE.contains(&w.as_str()))
+        .take_while(|w| !own_clause(w))
         .any(|w| FINITE.contains(&w.as_str()))
 }
 
