@@ -455,6 +455,11 @@ static OPENERS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         // part of one.
         r"(?i)^(?:interestingly|surprisingly|remarkably|indeed|nonetheless|nevertheless|further|conversely|similarly|likewise|instead|meanwhile|accordingly|in contrast|in combination|on the other hand|for (?:instance|example)|in (?:this|the present|our) (?:research|project|context|setting|case|way|regard|framework|direction))\s*,\s+",
         r"(?i)^(?:using|with|given|based on|building on|motivated by|guided by|to (?:achieve|fix|address|do|solve|overcome|tackle|test|answer|that end)) (?:this|these|them|it|that|our|such)(?: [\w-]+){0,4}\s*,\s+",
+        // Any short purpose that points back at the sentence before: "To automate this
+        // process, …", "To combat these problems we …". A longer one says something of its
+        // own ("To tackle these unique challenges from real-world tables"). Lazy, so that
+        // the frame ends at its first comma or "we"; "we" stays (`keep`).
+        r"(?i)^to [a-z]+ (?:this|these|such)(?: [\w-]+){0,3}?(?:\s*,\s+|\s+(?P<keep>we\b))",
         r"(?i)^(?:in|within|through) (?:this|the present|our) (?:paper|work|study|article|letter|thesis|note|report)\s*,?\s*",
         r"(?i)^(?:here|herein|to this end|to address (?:this|these) (?:issues?|challenges?|problems?|gaps?|limitations?)|to (?:fill|bridge) this gap|in response|in addition|additionally|moreover|furthermore|finally|overall|specifically|in particular|as a result|consequently|notably|importantly|crucially|thus|therefore|hence|in summary|in short|taken together|together|lastly|first|second|third|next)\s*,?\s+",
         r"(?i)^(?:(?:our|the|these|such|experimental|empirical|extensive|comprehensive|numerical|simulation) )*(?:results|experiments|evaluations?|analyses|analysis|findings|simulations|benchmarks|measurements|studies|tests)(?: [^.;]{1,140}?)?,? (?:show|shows|showed|demonstrate|demonstrates|demonstrated|indicate|indicates|reveal|reveals|suggest|suggests|confirm|confirms|highlight|highlights|verify|verifies|establish|establishes)(?: that)?,?\s+",
@@ -476,10 +481,16 @@ fn strip_openers(sentence: &str) -> String {
     for _ in 0..4 {
         let before = s.len();
         for re in OPENERS.iter() {
-            if let Some(m) = re.find(&s)
-                && m.end() < s.len()
-            {
-                s = s[m.end()..].to_string();
+            let Some(found) = re.captures(&s) else {
+                continue;
+            };
+            let end = match (found.name("keep"), found.get(0)) {
+                (Some(kept), _) => kept.start(),
+                (None, Some(m)) => m.end(),
+                (None, None) => continue,
+            };
+            if end < s.len() {
+                s = s[end..].to_string();
             }
         }
         if s.len() == before {

@@ -133,6 +133,29 @@ fn a_headline_drops_the_words_that_tie_it_to_the_sentence_before() {
             "(1) Themis is effective at discovering software discrimination.",
             "Themis is effective",
         ),
+        (
+            "To combat these problems we propose MET-POSE, a metamorphic testing framework for pose estimation systems.",
+            "We propose MET-POSE",
+        ),
+        (
+            "To automate this process, this paper proposes ViTAD, a method that efficiently analyzes the root causes of timing violations.",
+            "This paper proposes ViTAD",
+        ),
+        // The frame ends at its first "we" or comma.
+        (
+            "To evaluate these methods we compare them on four benchmarks, finding that none dominates.",
+            "We compare them on four benchmarks, finding",
+        ),
+        // A purpose of the paper's own, or one that says more than "these problems", is
+        // not only a tie to the sentence before.
+        (
+            "To improve accuracy, we propose a new loss.",
+            "To improve accuracy, we propose",
+        ),
+        (
+            "To tackle these unique challenges from real-world tables, we present a continuously learning, agentic table extraction system.",
+            "To tackle these unique challenges from real-world tables, we present",
+        ),
         // A condition is part of the claim, not a tie to the sentence before.
         (
             "For large n, we show that the bound is tight.",
