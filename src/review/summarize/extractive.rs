@@ -497,9 +497,22 @@ fn strip_openers(sentence: &str) -> String {
             break;
         }
     }
+    // "We then show", "We also present": the word after the subject that points back goes
+    // too. Not before a noun's determiner, where it may be the verb ("we further this").
+    if let Some(found) = TIE_AFTER_WE.captures(&s)
+        && found.name("noun").is_none()
+        && let (Some(we), Some(tie)) = (found.name("we"), found.get(0))
+    {
+        s = format!("{} {}", we.as_str(), &s[tie.end()..]);
+    }
     let s = s.trim_end_matches(['.', ' ']);
     capitalize(s)
 }
+
+static TIE_AFTER_WE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?P<we>we) (?:then|also|further|additionally|next|subsequently|moreover|finally) (?P<noun>(?:the|this|these|that|those|a|an|our|its|their) )?")
+        .expect("a valid pattern")
+});
 
 fn capitalize(s: &str) -> String {
     let mut chars = s.chars();

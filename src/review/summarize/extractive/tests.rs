@@ -141,6 +141,19 @@ fn a_headline_drops_the_words_that_tie_it_to_the_sentence_before() {
             "To automate this process, this paper proposes ViTAD, a method that efficiently analyzes the root causes of timing violations.",
             "This paper proposes ViTAD",
         ),
+        (
+            "We then experimentally show the effectiveness of MET-POSE by applying it to Mediapipe Holistic.",
+            "We experimentally show the effectiveness of MET-POSE",
+        ),
+        (
+            "We also provide a similar characterization for the problem of tolerant equivalence testing.",
+            "We provide a similar characterization",
+        ),
+        // "Further" before a determiner may be the verb.
+        (
+            "We further this line of work with a tight bound.",
+            "We further this line of work",
+        ),
         // The frame ends at its first "we" or comma.
         (
             "To evaluate these methods we compare them on four benchmarks, finding that none dominates.",
