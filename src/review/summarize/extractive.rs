@@ -484,10 +484,10 @@ fn strip_openers(sentence: &str) -> String {
             let Some(found) = re.captures(&s) else {
                 continue;
             };
-            let end = match (found.name("keep"), found.get(0)) {
-                (Some(kept), _) => kept.start(),
-                (None, Some(m)) => m.end(),
-                (None, None) => continue,
+            // The opener ends where the words it must leave (`keep`) start, else with it.
+            let end = match found.name("keep") {
+                Some(kept) => kept.start(),
+                None => found.get(0).map_or(0, |m| m.end()),
             };
             if end < s.len() {
                 s = s[end..].to_string();
