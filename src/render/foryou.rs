@@ -8,7 +8,7 @@
 //! every one (a site-wide idf moves with every paper added), and a small week still weighs
 //! its words against enough papers to tell a topic's words from everyone's.
 
-use super::math::html_if_math;
+use super::math::html_if_tex;
 use super::views::{Urls, paper_rel, primary_category, review_view};
 use crate::site::Site;
 use crate::site::related::{TermCounter, Terms, term_hash};
@@ -210,8 +210,8 @@ impl<'a> Weeks<'a> {
                     primary_category(f),
                     super::views::ymd(&f.published, '-'),
                     vector,
-                    html_if_math(&f.title),
-                    html_if_math(review.headline),
+                    html_if_tex(&f.title),
+                    html_if_tex(review.headline),
                 ))
             })
             .collect::<anyhow::Result<_>>()?;

@@ -1,54 +1,133 @@
-//! LaTeX math in feed text (`$\mu$path`, `$O(n|m|)$`) rendered on the server to MathML,
-//! so pages need no JavaScript. Text outside math is HTML-escaped; a `$` that does not
+//! LaTeX math in feed text (`$\mu$path`, `$O(n|m|)$`, `$$…$$`, `\(…\)`, `\[…\]`)
+//! rendered on the server to MathML, so pages need no JavaScript. Text outside math goes
+//! through TeX's text mode (`super::tex_text`) and is HTML-escaped; a `$` that does not
 //! open math (`$35,000`) stays money; math that does not parse stays as its source.
 
+use pulldown_latex::config::DisplayMode;
 use pulldown_latex::{Parser, RenderConfig, Storage, push_mathml};
+use std::borrow::Cow;
+use std::ops::Range;
 
 /// Feed text as HTML with its math as MathML.
 pub fn text_with_math(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 16);
-    let mut rest = s;
-    while let Some((before, math, after)) = next_math(rest) {
-        crate::render::escape_html_into(&mut out, before);
-        match to_mathml(math) {
+    let mut at = 0;
+    for formula in formulas(s) {
+        super::tex_text::push_html(&mut out, &s[at..formula.source.start]);
+        match to_mathml_as(&s[formula.body], formula.display) {
             Some(mathml) => out.push_str(&mathml),
-            None => crate::render::escape_html_into(&mut out, &format!("${math}$")),
+            None => crate::render::escape_html_into(&mut out, &s[formula.source.clone()]),
         }
-        rest = after;
+        at = formula.source.end;
     }
-    crate::render::escape_html_into(&mut out, rest);
+    super::tex_text::push_html(&mut out, &s[at..]);
     out
 }
 
-/// Finds the next `$…$` span by the rules Pandoc uses: the opening `$` is followed by a
-/// non-space, the closing one is preceded by a non-space and not followed by a digit, and
-/// `\$` is a literal dollar.
-fn next_math(s: &str) -> Option<(&str, &str, &str)> {
+/// Feed text as plain text, for where MathML cannot go (a browser's tab, a feed reader, an
+/// email, the search index): its TeX text applied, its formulas as their LaTeX. Borrowed
+/// when it has no TeX, as most text has none.
+pub fn plain_text(s: &str) -> Cow<'_, str> {
+    if !super::tex_text::has_tex(s) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut at = 0;
+    for formula in formulas(s) {
+        super::tex_text::push_plain(&mut out, &s[at..formula.source.start]);
+        out.push_str(&s[formula.source.clone()]);
+        at = formula.source.end;
+    }
+    super::tex_text::push_plain(&mut out, &s[at..]);
+    Cow::Owned(out)
+}
+
+/// One formula in feed text: where it is with its delimiters, where its LaTeX is, and
+/// whether it is set apart (`$$…$$`, `\[…\]`).
+#[derive(Debug, PartialEq)]
+pub struct Formula {
+    pub source: Range<usize>,
+    pub body: Range<usize>,
+    pub display: bool,
+}
+
+/// The formulas of `s` in order; a summarizer cutting text must not cut one.
+pub fn formulas(s: &str) -> impl Iterator<Item = Formula> + '_ {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let found = next_formula(s, at)?;
+        at = found.source.end;
+        Some(found)
+    })
+}
+
+/// Finds the next formula from `from`. `$…$` by the rules Pandoc uses: the opening `$` is
+/// followed by a non-space, the closing one is preceded by a non-space and not followed
+/// by a digit, and `\$` is a literal dollar. `$$…$$`, `\(…\)` and `\[…\]` up to their
+/// closing pair.
+fn next_formula(s: &str, from: usize) -> Option<Formula> {
     let bytes = s.as_bytes();
-    let mut i = 0;
-    // Most text has no `$` at all: jump from one to the next.
-    while let Some(found) = memchr::memchr(b'$', &bytes[i..]) {
+    let mut i = from;
+    // Most text has no `$` or backslash at all: jump from one to the next.
+    while let Some(found) = memchr::memchr2(b'$', b'\\', &bytes[i..]) {
         i += found;
-        if i == 0 || bytes[i - 1] != b'\\' {
-            let open = i;
-            let body_start = open + 1;
-            if body_start < bytes.len()
-                && !bytes[body_start].is_ascii_whitespace()
-                && bytes[body_start] != b'$'
-            {
-                let mut j = body_start;
-                while let Some(found) = memchr::memchr(b'$', &bytes[j..]) {
-                    j += found;
-                    if bytes[j - 1] != b'\\' {
-                        let closes = !bytes[j - 1].is_ascii_whitespace()
-                            && !bytes.get(j + 1).is_some_and(|b| b.is_ascii_digit());
-                        if closes {
-                            return Some((&s[..open], &s[body_start..j], &s[j + 1..]));
-                        }
-                        break;
-                    }
-                    j += 1;
+        if bytes[i] == b'\\' {
+            if let Some(formula) = environment(s, i) {
+                return Some(formula);
+            }
+            let close: &[u8] = match bytes.get(i + 1) {
+                Some(b'(') => b"\\)",
+                Some(b'[') => b"\\]",
+                // Any other command, `\$` among them, with the character it escapes.
+                _ => {
+                    i += 2;
+                    continue;
                 }
+            };
+            if let Some(end) = find_closing(bytes, i + 2, close) {
+                return Some(Formula {
+                    source: i..end + 2,
+                    body: i + 2..end,
+                    display: close == b"\\]",
+                });
+            }
+            i += 2;
+            continue;
+        }
+        let open = i;
+        if bytes.get(open + 1) == Some(&b'$') {
+            match find_closing(bytes, open + 2, b"$$") {
+                Some(end) if end > open + 2 => {
+                    return Some(Formula {
+                        source: open..end + 2,
+                        body: open + 2..end,
+                        display: true,
+                    });
+                }
+                _ => {
+                    i += 2;
+                    continue;
+                }
+            }
+        }
+        let body_start = open + 1;
+        if body_start < bytes.len() && !bytes[body_start].is_ascii_whitespace() {
+            let mut j = body_start;
+            while let Some(found) = memchr::memchr(b'$', &bytes[j..]) {
+                j += found;
+                if bytes[j - 1] != b'\\' {
+                    let closes = !bytes[j - 1].is_ascii_whitespace()
+                        && !bytes.get(j + 1).is_some_and(|b| b.is_ascii_digit());
+                    if closes {
+                        return Some(Formula {
+                            source: open..j + 1,
+                            body: body_start..j,
+                            display: false,
+                        });
+                    }
+                    break;
+                }
+                j += 1;
             }
         }
         i += 1;
@@ -56,8 +135,54 @@ fn next_math(s: &str) -> Option<(&str, &str, &str)> {
     None
 }
 
+/// A display environment at `at` (`\begin{equation*}…\end{equation*}`), whole: the
+/// parser reads the environment itself.
+fn environment(s: &str, at: usize) -> Option<Formula> {
+    const DISPLAY: &[&str] = &[
+        "equation",
+        "equation*",
+        "align",
+        "align*",
+        "gather",
+        "gather*",
+        "multline",
+        "multline*",
+    ];
+    let rest = s[at..].strip_prefix("\\begin{")?;
+    let name = &rest[..rest.find('}')?];
+    if !DISPLAY.contains(&name) {
+        return None;
+    }
+    let end_tag = format!("\\end{{{name}}}");
+    let end = at + s[at..].find(&end_tag)? + end_tag.len();
+    Some(Formula {
+        source: at..end,
+        body: at..end,
+        display: true,
+    })
+}
+
+/// Where `close` next occurs from `from`, not escaped by a backslash before it.
+fn find_closing(bytes: &[u8], from: usize, close: &[u8]) -> Option<usize> {
+    let mut j = from;
+    while j + close.len() <= bytes.len() {
+        let found = memchr::memmem::find(&bytes[j..], close)?;
+        let at = j + found;
+        if close[0] == b'$' && at > 0 && bytes[at - 1] == b'\\' {
+            j = at + 1;
+            continue;
+        }
+        return Some(at);
+    }
+    None
+}
+
 /// MathML for one formula, or None when it does not parse.
 pub fn to_mathml(latex: &str) -> Option<String> {
+    to_mathml_as(latex, false)
+}
+
+fn to_mathml_as(latex: &str, display: bool) -> Option<String> {
     let storage = Storage::new();
     let events: Vec<_> = Parser::new(latex, &storage).collect();
     if events.iter().any(|e| e.is_err()) {
@@ -65,8 +190,18 @@ pub fn to_mathml(latex: &str) -> Option<String> {
     }
     let mut out = String::new();
     // No <annotation>: pulldown-latex writes it without escaping the source.
-    push_mathml(&mut out, events.into_iter(), RenderConfig::default()).ok()?;
-    let out = mu_to_em(&escape_text_nodes(&out));
+    let config = RenderConfig {
+        display_mode: if display {
+            DisplayMode::Block
+        } else {
+            DisplayMode::Inline
+        },
+        ..RenderConfig::default()
+    };
+    push_mathml(&mut out, events.into_iter(), config).ok()?;
+    // pulldown-latex 0.8 gives a TeX space (`\ `, `~`) as the text "&nbsp;", then
+    // escapes that text: a reader saw "&nbsp;".
+    let out = mu_to_em(&escape_text_nodes(&out)).replace("&amp;nbsp;", "&nbsp;");
     // Feed text is untrusted: if anything tag-like survived into the markup, show source.
     let lower = out.to_ascii_lowercase();
     if lower.contains("<script") || lower.contains("javascript:") || has_event_attribute(&lower) {
@@ -184,14 +319,15 @@ fn has_event_attribute(markup: &str) -> bool {
     })
 }
 
-/// `s` as HTML with its math as MathML, or "" when it has no math: for the JSON files that
-/// the site's scripts show titles from, which carry the plain text anyway (a reader's
-/// BibTeX export wants the LaTeX).
-pub fn html_if_math(s: &str) -> String {
-    if next_math(s).is_some() {
-        text_with_math(s)
-    } else {
+/// `s` as HTML with its math as MathML and its TeX text applied, or "" when that is just
+/// `s` escaped: for the JSON files that the site's scripts show titles from, which carry
+/// the plain text anyway (a reader's BibTeX export wants the LaTeX).
+pub fn html_if_tex(s: &str) -> String {
+    let html = text_with_math(s);
+    if html == crate::render::escape_html(s) {
         String::new()
+    } else {
+        html
     }
 }
 
@@ -200,13 +336,36 @@ mod tests {
     use super::*;
 
     #[test]
-    fn html_only_for_text_with_math() {
-        assert_eq!(html_if_math("Strip Planarity Testing"), "");
-        assert_eq!(html_if_math("Costs $35,000 & more"), "");
+    fn html_only_for_text_with_math_or_tex() {
+        assert_eq!(html_if_tex("Strip Planarity Testing"), "");
         assert_eq!(
-            html_if_math("Graph $A_n$ & <b>"),
+            html_if_tex("Schr\\\"odinger & <b>"),
+            "Schrödinger &amp; &lt;b&gt;"
+        );
+        assert_eq!(html_if_tex("Costs $35,000 & more"), "");
+        assert_eq!(
+            html_if_tex("Graph $A_n$ & <b>"),
             "Graph <math display=\"inline\"><msub><mi>A</mi><mi>n</mi></msub></math> &amp; &lt;b&gt;"
         );
+    }
+
+    #[test]
+    fn plain_text_keeps_formulas_as_latex() {
+        assert_eq!(
+            plain_text("Well-posedness for Schr\\\"odinger equations on $\\mathbb{R}^4$ -- a note"),
+            "Well-posedness for Schrödinger equations on $\\mathbb{R}^4$ – a note"
+        );
+    }
+
+    #[test]
+    fn a_tex_space_in_a_formula_is_a_space() {
+        for latex in ["a\\ b", "a~b"] {
+            let mathml = to_mathml(latex).unwrap();
+            assert!(
+                mathml.contains("&nbsp;") && !mathml.contains("&amp;"),
+                "{mathml}"
+            );
+        }
     }
 
     #[test]
@@ -227,9 +386,62 @@ mod tests {
         assert_eq!(text_with_math("a < b & c"), "a &lt; b &amp; c");
         // `\$` is a literal dollar, outside a formula and inside one.
         let escaped = text_with_math("costs \\$5 and $x$");
-        assert!(escaped.starts_with("costs \\$5 and <math"), "{escaped}");
-        assert_eq!(next_math("$a\\$b$ end"), Some(("", "a\\$b", " end")));
-        assert_eq!(next_math("$ x$ and $y $"), None);
+        assert!(escaped.starts_with("costs $5 and <math"), "{escaped}");
+        let inner: Vec<Formula> = formulas("$a\\$b$ end").collect();
+        assert_eq!(
+            inner,
+            [Formula {
+                source: 0..6,
+                body: 1..5,
+                display: false
+            }]
+        );
+        assert_eq!(formulas("$ x$ and $y $").count(), 0);
+    }
+
+    #[test]
+    fn display_math_and_bracketed_math_are_formulas_too() {
+        // A real abstract's (arXiv 2411.17737): display math in running text.
+        let html = text_with_math(
+            "its Smith normal form is $$ \\mathrm{diag}\\left( 1,2,0 \\right), $$ where $r$ is",
+        );
+        assert!(
+            html.starts_with("its Smith normal form is <math display=\"block\">"),
+            "{html}"
+        );
+        assert!(
+            html.contains("</math> where <math display=\"inline\">"),
+            "{html}"
+        );
+        assert!(!html.contains('$'), "{html}");
+        let bracketed = text_with_math("to be \\[\\tilde\\Theta(n)\\] and \\(x^2\\) here");
+        assert!(!bracketed.contains('\\'), "{bracketed}");
+        assert_eq!(bracketed.matches("<math").count(), 2, "{bracketed}");
+        // arXiv 2411.17730's abstract sets its equation in an environment.
+        let env = text_with_math(
+            "with potential \\begin{equation*} \\left\\{\\begin{array}{l} i \\partial_t u+\\Delta u=0,\\\\ u|_{t=0}=f, \\end{array}\\right. \\end{equation*} where",
+        );
+        assert!(
+            env.starts_with("with potential <math display=\"block\">")
+                && env.ends_with("</math> where"),
+            "{env}"
+        );
+        assert_eq!(
+            formulas("a \\begin{itemize} b \\end{itemize} \\begin{align} x").count(),
+            0
+        );
+        // Unclosed, an empty pair, a line break: text.
+        for text in ["$$ x and more", "\\( y", "$$$$", "a line\\\\[2pt] break"] {
+            assert_eq!(formulas(text).count(), 0, "{text}");
+        }
+        assert_eq!(
+            formulas("a $$x$$ b").next(),
+            Some(Formula {
+                source: 2..7,
+                body: 4..5,
+                display: true
+            })
+        );
     }
 
     #[test]

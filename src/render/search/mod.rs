@@ -390,14 +390,18 @@ pub fn doc_chunk(
                 authors.join(", ").into(),
                 crate::render::views::ymd(&f.published, '-').into(),
                 f.primary_category.as_str().into(),
-                cut_at_word(abstract_text.trim(), ABSTRACT_CHARS).into(),
+                cut_at_word(
+                    crate::render::math::plain_text(abstract_text.trim()).trim(),
+                    ABSTRACT_CHARS,
+                )
+                .into(),
             ];
             // Then, each only when something after it is not empty: the title as HTML
             // when it has math, and the headline and summary the card shows, for a paper
             // found by a word the reader saw on its card.
             let (headline, summary) = f.shown_lines();
             let rest = [
-                crate::render::math::html_if_math(&f.title),
+                crate::render::math::html_if_tex(&f.title),
                 headline.to_string(),
                 summary.to_string(),
             ];
