@@ -117,12 +117,15 @@ impl Tokenizer {
     /// Adds paper `doc`'s weighted stems, length-normalised so long abstracts do not win
     /// every query, and its filter terms.
     pub(super) fn paper(&mut self, doc: usize, f: &PaperFront, abstract_text: &str) {
-        self.add(&f.title, 3.0);
+        // The words as the pages show them: a reader searches "Schrödinger", which the feed
+        // wrote `Schr\"odinger`.
+        let text = crate::render::math::plain_text;
+        self.add(&text(&f.title), 3.0);
         // What the card says above the title and under it: a reader searches the words
         // they saw.
         let (headline, summary) = f.shown_lines();
-        self.add(headline, 2.0);
-        self.add(summary, 1.0);
+        self.add(&text(headline), 2.0);
+        self.add(&text(summary), 1.0);
         for a in &f.authors {
             self.add(a, 3.0);
         }
@@ -130,7 +133,7 @@ impl Tokenizer {
             self.add(c, 2.0);
         }
         self.add(f.id.as_str(), 3.0);
-        self.add(abstract_text, 1.0);
+        self.add(&text(abstract_text), 1.0);
         let doc = doc as u32;
         // Summed in the order the paper first uses each stem: the paper's own, whatever
         // chunk it is in. The weights being whole numbers, the sum is exact (below 2^24) and
@@ -311,6 +314,27 @@ mod tests {
         assert!(words.contains(&("graphs".to_string(), "graph".to_string())));
         assert!(words.contains(&("consensus".to_string(), "consensus".to_string())));
         assert!(!words.iter().any(|(w, _)| w.starts_with("c:")));
+    }
+
+    #[test]
+    fn a_paper_is_found_by_its_words_as_the_page_shows_them() {
+        let f = front(
+            "2411.17730",
+            r#"Stability for Schr\"odinger equation with potential"#,
+            "math.AP",
+        );
+        let mut tokenizer = Tokenizer::new();
+        tokenizer.paper(0, &f, r"the R\'{e}nyi entropy of \emph{Hasse--Weil} forms");
+        let mut all = Collected::default();
+        all.merge(tokenizer.finish());
+        let (_, words) = sorted(all);
+        let words: Vec<&str> = words.iter().map(|(w, _)| w.as_str()).collect();
+        for word in ["schrödinger", "rényi", "hasse", "weil"] {
+            assert!(words.contains(&word), "{word} in {words:?}");
+        }
+        for piece in ["odinger", "nyi", "emph"] {
+            assert!(!words.contains(&piece), "{piece} in {words:?}");
+        }
     }
 
     #[test]
