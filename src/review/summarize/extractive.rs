@@ -39,11 +39,24 @@ pub fn summarize(abstract_text: &str) -> Summary {
             .max_by(|&a, &b| key(a).total_cmp(&key(b)).then(b.cmp(&a)))
     };
     // The headline says what was found; without a result, what was made.
-    let h = best(&|i| scored[i].0.max(scored[i].1 * 0.8), None).unwrap_or(0);
+    let headline_key = |i: usize| scored[i].0.max(scored[i].1 * 0.8);
+    let headline_of = |i: usize| {
+        best_span(&strip_openers(&sentences[i]), HEADLINE_CHARS, &|t| {
+            result_score(t, 1, 3).max(contribution_score(t, 1, 3))
+        })
+    };
+    let h = best(&headline_key, None).unwrap_or(0);
+    let mut headline = headline_of(h);
+    // A sentence cut short before a formula too long for a card ("Its Smith normal form
+    // is $$…$$") says less than the title: the next sentence speaks instead.
+    let h = match best(&headline_key, Some(h)) {
+        Some(next) if !says_enough(&headline, HEADLINE_CHARS) => {
+            headline = headline_of(next);
+            next
+        }
+        _ => h,
+    };
     let s = best(&|i| scored[i].1 + 0.5 * scored[i].0, Some(h));
-    let headline = best_span(&strip_openers(&sentences[h]), HEADLINE_CHARS, &|t| {
-        result_score(t, 1, 3).max(contribution_score(t, 1, 3))
-    });
     let summary = s
         .map(|s| {
             best_span(&strip_openers(&sentences[s]), SUMMARY_CHARS, &|t| {
@@ -57,6 +70,11 @@ pub fn summarize(abstract_text: &str) -> Summary {
         by: "extractive".into(),
         fell_back: None,
     }
+}
+
+/// Whether a line is more than a stub: whole, or cut to at least half of `max`.
+fn says_enough(line: &str, max: usize) -> bool {
+    !line.ends_with('…') || line.chars().count() >= max / 2
 }
 
 /// Words that end a sentence with their period, not the sentence.
@@ -105,6 +123,8 @@ fn best_span(sentence: &str, max: usize, score: &dyn Fn(&str) -> f64) -> String 
     cuts.push(sentence.len());
     cuts.sort_unstable();
     cuts.dedup();
+    let formulas = formulas_in(sentence);
+    cuts.retain(|&at| !inside(&formulas, at));
     let mut best: Option<(f64, String)> = None;
     for (a, &start) in cuts.iter().enumerate() {
         if !starts_clause(&sentence[start..]) {
@@ -599,16 +619,38 @@ pub fn shorten(text: &str, max: usize) -> String {
         " using ",
         " via ",
     ];
+    let formulas = formulas_in(text);
     let best = boundaries
         .iter()
         .flat_map(|b| head.match_indices(b).map(|(at, _)| at))
-        .filter(|&at| head[..at].chars().count() >= max / 2 && may_end_at(&head[..at], &text[at..]))
+        .filter(|&at| {
+            head[..at].chars().count() >= max / 2
+                && may_end_at(&head[..at], &text[at..])
+                && !inside(&formulas, at)
+        })
         .max();
     if let Some(at) = best {
         return tidy_end(&head[..at]);
     }
     let at = head.rfind(' ').unwrap_or(head.len());
+    // Half a formula is not one: cut before it.
+    let at = formulas
+        .iter()
+        .find(|f| f.start < at && at < f.end)
+        .map_or(at, |f| f.start);
     format!("{}…", tidy_end(&head[..at]))
+}
+
+/// Where the text's formulas are, delimiters included.
+fn formulas_in(text: &str) -> Vec<std::ops::Range<usize>> {
+    crate::render::math::formulas(text)
+        .map(|f| f.source)
+        .collect()
+}
+
+/// Whether a cut at `at` falls inside one of `formulas`.
+fn inside(formulas: &[std::ops::Range<usize>], at: usize) -> bool {
+    formulas.iter().any(|f| f.start < at && at < f.end)
 }
 
 fn tidy_end(s: &str) -> String {

@@ -268,3 +268,29 @@ fn a_span_does_not_start_at_the_last_items_of_a_list_or_a_which_clause() {
     );
     assert!(!s.headline.starts_with('('), "{}", s.headline);
 }
+
+#[test]
+fn a_line_never_ends_inside_a_formula() {
+    // arXiv 2411.17737: the headline was "Its Smith normal form is $$ \mathrm{diag}\left…",
+    // half a formula that no page can render.
+    let s = summarize(
+        r"In this paper, we give an explicit formula for the rank of the $Q$-walk matrix of the Dynkin graph $A_n$. Moreover, we prove that its Smith normal form is $$ \mathrm{diag}\left( \underset{r=\lceil \frac{n}{2} \rceil}{\underbrace{1,2,2,...,2}},0,...,0 \right), $$ where $r$ is the rank of the $Q$-walk matrix $W_Q\left( A_n \right) $ of the Dynkin graph $A_n$.",
+    );
+    for line in [&s.headline, &s.summary] {
+        let html = crate::render::math::text_with_math(line);
+        assert!(!html.contains('$') && !html.contains('\\'), "{line}");
+    }
+    // Cut before the formula, that sentence would be a stub; the other one speaks.
+    assert!(
+        s.headline
+            .starts_with("We give an explicit formula for the rank"),
+        "{}",
+        s.headline
+    );
+    // A clause boundary inside a formula is not one either.
+    let t = shorten(
+        r"We bound the error of the scheme by $\max\{a_1, a_2, a_3, a_4, a_5, a_6, a_7, a_8, a_9, a_{10}, a_{11}\}$ for every input",
+        60,
+    );
+    assert_eq!(t, "We bound the error of the scheme");
+}
