@@ -69,7 +69,11 @@ fn next_formula(s: &str, from: usize) -> Option<Formula> {
     let bytes = s.as_bytes();
     let mut i = from;
     // Most text has no `$` or backslash at all: jump from one to the next.
-    while let Some(found) = memchr::memchr2(b'$', b'\\', &bytes[i..]) {
+    // `i` steps over a command's two bytes, which may pass the end by one.
+    while let Some(found) = bytes
+        .get(i..)
+        .and_then(|rest| memchr::memchr2(b'$', b'\\', rest))
+    {
         i += found;
         if bytes[i] == b'\\' {
             if let Some(formula) = environment(s, i) {
@@ -357,6 +361,75 @@ mod tests {
         );
     }
 
+    /// Feed text is untrusted: strings of TeX's pieces in any order (a backslash at the
+    /// end was a panic) give HTML whose only tags outside MathML are emphasis.
+    #[test]
+    fn any_mix_of_tex_pieces_is_safe_html() {
+        const PIECES: &[&str] = &[
+            "\\",
+            "{",
+            "}",
+            "$",
+            "$$",
+            "\\(",
+            "\\)",
+            "\\[",
+            "\\]",
+            "--",
+            "``",
+            "''",
+            "'",
+            "\"",
+            "é",
+            " ",
+            "a",
+            "1",
+            "\\emph",
+            "{\\em ",
+            "\\'",
+            "\\v",
+            "\\i",
+            "\\href",
+            "\\url",
+            "\\begin{equation}",
+            "\\end{equation}",
+            "<script>",
+            "&",
+            "<",
+            "~",
+            "\\ ",
+            "\\%",
+            "x^2",
+            "日本",
+            "\u{301}",
+        ];
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state as usize
+        };
+        for _ in 0..20_000 {
+            let len = next() % 30;
+            let s: String = (0..len).map(|_| PIECES[next() % PIECES.len()]).collect();
+            let html = text_with_math(&s);
+            plain_text(&s);
+            for tag in html.split('<').skip(1) {
+                let name: String = tag
+                    .trim_start_matches('/')
+                    .chars()
+                    .take_while(char::is_ascii_alphanumeric)
+                    .collect();
+                assert!(
+                    ["em", "strong"].contains(&name.as_str())
+                        || MATHML_ELEMENTS.contains(&name.as_str()),
+                    "<{name}> in {html} from {s:?}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn a_tex_space_in_a_formula_is_a_space() {
         for latex in ["a\\ b", "a~b"] {
@@ -431,7 +504,13 @@ mod tests {
             0
         );
         // Unclosed, an empty pair, a line break: text.
-        for text in ["$$ x and more", "\\( y", "$$$$", "a line\\\\[2pt] break"] {
+        for text in [
+            "$$ x and more",
+            "\\( y",
+            "$$$$",
+            "a line\\\\[2pt] break",
+            "ends in a backslash \\",
+        ] {
             assert_eq!(formulas(text).count(), 0, "{text}");
         }
         assert_eq!(
