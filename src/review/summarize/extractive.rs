@@ -45,17 +45,16 @@ pub fn summarize(abstract_text: &str) -> Summary {
             result_score(t, 1, 3).max(contribution_score(t, 1, 3))
         })
     };
-    let h = best(&headline_key, None).unwrap_or(0);
+    let mut h = best(&headline_key, None).unwrap_or(0);
     let mut headline = headline_of(h);
     // A sentence cut short before a formula too long for a card ("Its Smith normal form
     // is $$…$$") says less than the title: the next sentence speaks instead.
-    let h = match best(&headline_key, Some(h)) {
-        Some(next) if !says_enough(&headline, HEADLINE_CHARS) => {
-            headline = headline_of(next);
-            next
-        }
-        _ => h,
-    };
+    if !says_enough(&headline, HEADLINE_CHARS)
+        && let Some(next) = best(&headline_key, Some(h))
+    {
+        h = next;
+        headline = headline_of(next);
+    }
     let s = best(&|i| scored[i].1 + 0.5 * scored[i].0, Some(h));
     let summary = s
         .map(|s| {
@@ -634,10 +633,7 @@ pub fn shorten(text: &str, max: usize) -> String {
     }
     let at = head.rfind(' ').unwrap_or(head.len());
     // Half a formula is not one: cut before it.
-    let at = formulas
-        .iter()
-        .find(|f| f.start < at && at < f.end)
-        .map_or(at, |f| f.start);
+    let at = formula_around(&formulas, at).map_or(at, |f| f.start);
     format!("{}…", tidy_end(&head[..at]))
 }
 
@@ -648,9 +644,16 @@ fn formulas_in(text: &str) -> Vec<std::ops::Range<usize>> {
         .collect()
 }
 
-/// Whether a cut at `at` falls inside one of `formulas`.
+/// The one of `formulas` that a cut at `at` falls inside.
+fn formula_around(
+    formulas: &[std::ops::Range<usize>],
+    at: usize,
+) -> Option<&std::ops::Range<usize>> {
+    formulas.iter().find(|f| f.start < at && at < f.end)
+}
+
 fn inside(formulas: &[std::ops::Range<usize>], at: usize) -> bool {
-    formulas.iter().any(|f| f.start < at && at < f.end)
+    formula_around(formulas, at).is_some()
 }
 
 fn tidy_end(s: &str) -> String {
