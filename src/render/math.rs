@@ -327,6 +327,10 @@ fn has_event_attribute(markup: &str) -> bool {
 /// `s` escaped: for the JSON files that the site's scripts show titles from, which carry
 /// the plain text anyway (a reader's BibTeX export wants the LaTeX).
 pub fn html_if_tex(s: &str) -> String {
+    // Most titles: nothing to render, and no page of HTML to compare.
+    if !super::tex_text::has_tex(s) && formulas(s).next().is_none() {
+        return String::new();
+    }
     let html = text_with_math(s);
     if html == crate::render::escape_html(s) {
         String::new()
