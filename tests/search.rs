@@ -143,3 +143,124 @@ fn every_matching_paper_is_found_counted_and_paged() {
     check("2401.00042", none.clone(), expected(|i| i == 42));
     check("zebra consensus", none, BTreeSet::new());
 }
+
+/// Papers whose names carry accents, as feeds write them: in TeX or in Unicode.
+const ACCENTED: [(&str, &str, &str); 7] = [
+    (
+        "2401.00001",
+        r#"Stability for Schr\\\"odinger equations with potential"#,
+        "Ann Writer",
+    ),
+    (
+        "2401.00002",
+        r"R\\'enyi entropy of random graphs",
+        "Ann Writer",
+    ),
+    (
+        "2401.00003",
+        "Colourings of sparse hypergraphs",
+        "Paul Erdős",
+    ),
+    (
+        "2401.00004",
+        "Møller scattering at low energy",
+        "Ann Writer",
+    ),
+    (
+        "2401.00005",
+        "Łukasiewicz logic for the Straße",
+        "Ann Writer",
+    ),
+    ("2401.00006", "Sums of squares", "Géza Tóth"),
+    ("2401.00007", "Ørsted currents on lattices", "Ann Writer"),
+];
+
+#[test]
+fn a_word_is_found_with_or_without_its_accents() {
+    let site = temp_site(common::BASIC_CONFIG);
+    let dir = site.path().join("content/papers/2401");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (id, title, author) in ACCENTED {
+        let text = format!(
+            "+++\nid = \"{id}\"\nversion = 1\ntitle = \"{title}\"\nauthors = [\"{author}\"]\npublished = 2024-03-01T00:00:00Z\nupdated = 2024-03-01T00:00:00Z\nprimary_category = \"math.CO\"\ncategories = [\"math.CO\"]\nabstract = \"We study it.\"\nsource = \"arxiv\"\n+++\n",
+        );
+        std::fs::write(dir.join(format!("{id}.md")), text).unwrap();
+    }
+    assert_ok(&paperboy(site.path(), &["build"]));
+    let public = site.path().join("public");
+    let one = |id: &str| BTreeSet::from([format!("/digest/papers/{id}/")]);
+    let missed = [
+        ("schrodinger", "2401.00001"),
+        ("Schrödinger", "2401.00001"),
+        ("SCHRÖDINGER equations", "2401.00001"),
+        // The accent typed as a character of its own (a decomposed keyboard).
+        ("Schro\u{308}dinger", "2401.00001"),
+        ("renyi", "2401.00002"),
+        ("Rényi", "2401.00002"),
+        ("erdos", "2401.00003"),
+        ("Erdős", "2401.00003"),
+        ("moller", "2401.00004"),
+        ("Møller", "2401.00004"),
+        ("lukasiewicz", "2401.00005"),
+        ("strasse", "2401.00005"),
+        ("straße", "2401.00005"),
+        ("toth", "2401.00006"),
+        ("Tóth", "2401.00006"),
+        ("orsted", "2401.00007"),
+    ]
+    .into_iter()
+    .filter_map(|(q, id)| {
+        let a = search(&public, q, serde_json::json!({}));
+        (a.papers != one(id)).then(|| format!("{q:?} found {:?} ({})", a.papers, a.value["words"]))
+    })
+    .collect::<Vec<_>>();
+    assert!(missed.is_empty(), "{missed:#?}");
+}
+
+/// A query's words are spelt as the index spells them: search.js and the index's tokenizer
+/// agree on every line of the example site's papers (feed text in many scripts, TeX and
+/// all) and on a few hard cases.
+#[test]
+fn search_js_splits_and_folds_words_as_the_index_does() {
+    let mut strings: Vec<String> = [
+        "GPU-based ǅemo: naïve Straße, x2 ΣΑΣ Ἀθῆναι 한국어 \u{958}\u{93f}\u{932}\u{93e}",
+        "Schro\u{308}dinger \u{301}alone İstanbul ÆRØ œuvre ẞ Đorđe ı ﬁnite ½ Ⅻ",
+        "Erdős–Rényi, Nguyễn Văn, Łódź; Ørsted/Þórr",
+    ]
+    .map(String::from)
+    .to_vec();
+    for entry in walkdir::WalkDir::new(common::repo().join("content/papers")) {
+        let entry = entry.unwrap();
+        if entry.path().extension().is_some_and(|e| e == "md") {
+            strings.extend(common::read(entry.path()).lines().map(String::from));
+        }
+    }
+    assert!(strings.len() > 1000, "{} lines", strings.len());
+    let mut node = Command::new("node")
+        .arg(common::repo().join("tests/browser/search_tokens.mjs"))
+        .arg(common::repo().join("themes/default/static/search.js"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("node runs");
+    let input = serde_json::to_vec(&strings).unwrap();
+    let mut stdin = node.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || std::io::Write::write_all(&mut stdin, &input));
+    let out = node.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    common::assert_tool_ok(&out, "search_tokens.mjs");
+    let js: Vec<Vec<String>> = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(js.len(), strings.len());
+    let mut differ = 0;
+    for (s, js) in strings.iter().zip(&js) {
+        let rust: Vec<String> = paperboy::render::search::tokenize(s)
+            .map(|t| t.into_owned())
+            .collect();
+        if &rust != js {
+            differ += 1;
+            eprintln!("{s:?}\n  index: {rust:?}\n  js:    {js:?}");
+        }
+    }
+    assert_eq!(differ, 0, "lines the two tokenizers read differently");
+}

@@ -59,6 +59,13 @@ try {
     await dynkin.first().waitFor({ timeout: 15000 }).catch(() => {});
     const dynkinTitle = await dynkin.first().evaluate((a) => [a.querySelectorAll("math msub").length, a.textContent]).catch(() => [0, ""]);
     check("a result's title shows its math", dynkinTitle[0] === 1 && !dynkinTitle[1].includes("$"), JSON.stringify(dynkinTitle));
+    // A name typed without its accent finds the paper whose feed wrote it in TeX
+    // (`R\'{e}nyi`), and the snippet marks the word as the page shows it.
+    await page.fill("#search-input", "renyi entropy");
+    const renyi = page.locator("#search-results li", { hasText: "Luttinger liquids" });
+    await renyi.first().waitFor({ timeout: 15000 }).catch(() => {});
+    const renyiMarks = await renyi.first().locator(".snippet mark").allTextContents().catch(() => []);
+    check("a word typed without its accent finds the paper, the word marked", renyiMarks.includes("Rényi"), renyiMarks.join(","));
     // Every match counted exactly, 30 a page, the matched words marked in a snippet.
     await page.fill("#search-input", "learning");
     await page.waitForFunction(() => /^[\d,]+ papers, page 1 of \d+/.test(document.getElementById("search-status").textContent), null, { timeout: 15000 }).catch(() => {});

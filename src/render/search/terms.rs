@@ -5,18 +5,57 @@ use crate::store::frontmatter::PaperFront;
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 
-/// The same tokenizer as `search.js`: lower case, split on anything not a letter or digit.
-/// Words already in lower-case ASCII are borrowed, not copied.
+/// The same tokenizer as `search.js`: split on anything not a letter, a digit or an accent
+/// mark, then fold each word (`fold`). Words already in lower-case ASCII are borrowed, not
+/// copied.
 pub fn tokenize(s: &str) -> impl Iterator<Item = Cow<'_, str>> + '_ {
-    s.split(|c: char| !c.is_alphanumeric())
+    s.split(|c: char| !(c.is_alphanumeric() || is_accent_mark(c)))
         .filter(|t| !t.is_empty())
         .map(|t| {
-            if t.bytes().any(|b| b.is_ascii_uppercase() || !b.is_ascii()) {
-                Cow::Owned(t.to_lowercase())
+            if !t.is_ascii() {
+                Cow::Owned(fold(t))
+            } else if t.bytes().any(|b| b.is_ascii_uppercase()) {
+                Cow::Owned(t.to_ascii_lowercase())
             } else {
                 Cow::Borrowed(t)
             }
         })
+        .filter(|t| !t.is_empty())
+}
+
+/// The combining accents (U+0300 to U+036F) that `fold` drops. They belong to the word they
+/// are on, so a word typed with its accents decomposed stays one word.
+fn is_accent_mark(c: char) -> bool {
+    ('\u{300}'..='\u{36f}').contains(&c)
+}
+
+/// A word as the index knows it: lower case, with its Latin and Greek accents dropped and
+/// the few letters that have no decomposition spelt as readers type them without a
+/// special keyboard, so "Schrodinger" finds "Schrödinger", "Moller" finds "Møller" and
+/// "Erdos" finds "Erdős". Marks of other scripts stay: they make different words there.
+/// `search.js` folds a query the same way; a test compares the two.
+pub fn fold(word: &str) -> String {
+    use icu_normalizer::{ComposingNormalizerBorrowed, DecomposingNormalizerBorrowed};
+    let decomposed = DecomposingNormalizerBorrowed::new_nfd().normalize(word);
+    let mut bare = String::with_capacity(decomposed.len());
+    for c in decomposed.chars() {
+        match c {
+            c if is_accent_mark(c) => {}
+            'ø' | 'Ø' => bare.push('o'),
+            'ł' | 'Ł' => bare.push('l'),
+            'đ' | 'Đ' => bare.push('d'),
+            'ı' => bare.push('i'),
+            'æ' | 'Æ' => bare.push_str("ae"),
+            'œ' | 'Œ' => bare.push_str("oe"),
+            'ß' | 'ẞ' => bare.push_str("ss"),
+            c => bare.push(c),
+        }
+    }
+    // Composed again: a Hangul syllable NFD took apart is one character again (search.js
+    // does the same, so the few that NFC leaves apart are apart on both sides).
+    ComposingNormalizerBorrowed::new_nfc()
+        .normalize(&bare)
+        .to_lowercase()
 }
 
 /// The stem a word is indexed under: Snowball's English stemmer for words of letters
@@ -240,20 +279,48 @@ mod tests {
 
     #[test]
     fn tokens_are_lower_case_words_borrowed_when_they_can_be() {
-        let text = "GPU-based ǅemo: naïve Straße, x2 ΣΑΣ";
+        let text =
+            "GPU-based ǅemo: naïve Straße, x2 ΣΑΣ Ἀθῆναι 한국어 \u{958}\u{93f}\u{932}\u{93e}";
         let tokens: Vec<Cow<str>> = tokenize(text).collect();
         assert_eq!(
             tokens,
-            ["gpu", "based", "ǆemo", "naïve", "straße", "x2", "σας"]
+            [
+                "gpu",
+                "based",
+                "ǆemo",
+                "naive",
+                "strasse",
+                "x2",
+                "σας",
+                "αθηναι",
+                "한국어",
+                // The nukta stays (only Latin and Greek accents go), decomposed as NFC
+                // leaves U+0958.
+                "क\u{93c}िला"
+            ]
         );
-        // The same as lower-casing each word whole (final sigma included, as in JavaScript).
-        for (t, word) in tokens.iter().zip(
-            text.split(|c: char| !c.is_alphanumeric())
-                .filter(|w| !w.is_empty()),
-        ) {
-            assert_eq!(t.as_ref(), word.to_lowercase());
-        }
         assert!(matches!(tokens[1], Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn a_word_is_found_however_its_accents_are_typed() {
+        let words = |s: &str| tokenize(s).map(Cow::into_owned).collect::<Vec<_>>();
+        for (typed, indexed) in [
+            ("Schrödinger", "schrodinger"),
+            ("SCHRÖDINGER", "schrodinger"),
+            // The accent typed as a second character: one word all the same.
+            ("Schro\u{308}dinger", "schrodinger"),
+            ("Rényi", "renyi"),
+            ("Erdős", "erdos"),
+            ("Møller", "moller"),
+            ("Łukasiewicz", "lukasiewicz"),
+            ("Ærø", "aero"),
+            ("İstanbul", "istanbul"),
+        ] {
+            assert_eq!(words(typed), [indexed], "{typed}");
+        }
+        // Nothing but accents is no word.
+        assert!(words("\u{301} \u{308}").is_empty());
     }
 
     fn front(id: &str, title: &str, category: &str) -> PaperFront {
@@ -329,7 +396,7 @@ mod tests {
         all.merge(tokenizer.finish());
         let (_, words) = sorted(all);
         let words: Vec<&str> = words.iter().map(|(w, _)| w.as_str()).collect();
-        for word in ["schrödinger", "rényi", "hasse", "weil"] {
+        for word in ["schrodinger", "renyi", "hasse", "weil"] {
             assert!(words.contains(&word), "{word} in {words:?}");
         }
         for piece in ["odinger", "nyi", "emph"] {

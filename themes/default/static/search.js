@@ -8,8 +8,18 @@
   "use strict";
   var PAGE = 30;
 
+  // As the index's words (`fold` and `tokenize` in src/render/search/terms.rs): split on
+  // what is not a letter, a digit or an accent; accents dropped and a few letters spelt as
+  // they are typed without them, so "Schrodinger" finds "Schrödinger"; lower case.
+  var WORD_BREAK = /[^\p{Alphabetic}\p{N}\u0300-\u036f]+/u;
+  var SPELT = { "ø": "o", "Ø": "o", "ł": "l", "Ł": "l", "đ": "d", "Đ": "d", "ı": "i", "æ": "ae", "Æ": "ae", "œ": "oe", "Œ": "oe", "ß": "ss", "ẞ": "ss" };
+  function fold(word) {
+    return word.normalize("NFD").replace(/[\u0300-\u036f]/g, "")
+      .replace(/[øØłŁđĐıæÆœŒßẞ]/g, function (c) { return SPELT[c]; })
+      .normalize("NFC").toLowerCase();
+  }
   function tokenize(q) {
-    return q.toLowerCase().split(/[^\p{Alphabetic}\p{N}]+/u).filter(function (t) { return t.length > 0; });
+    return q.split(WORD_BREAK).map(fold).filter(function (t) { return t.length > 0; });
   }
   function shardFile(key) {
     var out = "";
@@ -167,6 +177,7 @@
       });
     };
   }
+  paperboySearch.tokenize = tokenize;
   if (typeof window !== "undefined") window.paperboySearch = paperboySearch;
   if (typeof document === "undefined" || !document.getElementById) return;
 
@@ -209,12 +220,12 @@
   // Whether a word of a text is one the query matched (or starts with its stem).
   function hitTest(stems, words) {
     return function (t) {
-      var low = t.toLowerCase();
+      var low = fold(t);
       return words.indexOf(low) >= 0 || stems.some(function (s) { return s.length >= 3 && low.indexOf(s) === 0 && !/^[cy]:/.test(s); });
     };
   }
   function wordsOf(text) {
-    return text.split(/([^\p{Alphabetic}\p{N}]+)/u);
+    return text.split(new RegExp("(" + WORD_BREAK.source + ")", "u"));
   }
   function firstHit(parts, isHit) {
     return parts.findIndex(function (t, i) { return i % 2 === 0 && t && isHit(t); });
