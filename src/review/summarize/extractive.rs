@@ -87,6 +87,11 @@ const CLAUSE_BOUNDARIES: &[&str] = &[
     ", ",
     "; ",
     ": ",
+    " - ",
+    " -- ",
+    " --- ",
+    " – ",
+    " — ",
     " while ",
     " whereas ",
     " where ",
@@ -133,7 +138,7 @@ fn best_span(sentence: &str, max: usize, score: &dyn Fn(&str) -> f64) -> String 
             if !may_end_at(&sentence[..end], &sentence[end..]) {
                 continue;
             }
-            let raw = sentence[start..end].trim_start_matches([',', ';', ':', ' ']);
+            let raw = sentence[start..end].trim_start_matches(SEPARATORS);
             let text = tidy_end(strip_connector(raw));
             let len = text.chars().count();
             if len > max {
@@ -181,8 +186,8 @@ fn inside_a_list(before: &str, after: &str) -> bool {
 
 /// Whether the words after a cut inside a clause, up to the next comma, hold a finite
 /// verb of that clause (not of a clause of its own: "… and it is", "… that might"): the
-/// text before the cut is then a subject without its verb. A cut at a comma parts
-/// clauses, which the rest of `may_end_at` judges.
+/// text before the cut is then a subject without its verb. A cut at a comma or a spaced
+/// dash parts clauses, which the rest of `may_end_at` judges.
 fn verb_follows(after: &str) -> bool {
     const OWN_CLAUSE: &[&str] = &[
         "which", "while", "whereas", "where", "but", "we", "it", "they", "this", "these", "our",
@@ -193,7 +198,7 @@ fn verb_follows(after: &str) -> bool {
         "is", "are", "was", "were", "can", "could", "may", "might", "will", "would", "should",
         "must", "has", "have", "had", "does", "do", "did", "remains", "remain",
     ];
-    if after.starts_with([',', ';', ':']) {
+    if after.starts_with([',', ';', ':']) || after.trim_start().starts_with(['-', '–', '—']) {
         return false;
     }
     let chunk = after.split([',', ';', ':']).next().unwrap_or("");
@@ -606,6 +611,11 @@ pub fn shorten(text: &str, max: usize) -> String {
         ", ",
         "; ",
         ": ",
+        " - ",
+        " -- ",
+        " --- ",
+        " – ",
+        " — ",
         " while ",
         " whereas ",
         " where ",
@@ -656,9 +666,13 @@ fn inside(formulas: &[std::ops::Range<usize>], at: usize) -> bool {
     formula_around(formulas, at).is_some()
 }
 
+/// What may stand between two clauses, and so neither begins nor ends one: punctuation and
+/// a dash set apart by spaces (`-`, TeX's `--`, `–`, `—`).
+const SEPARATORS: [char; 7] = [',', ';', ':', ' ', '-', '–', '—'];
+
 fn tidy_end(s: &str) -> String {
     let mut words: Vec<&str> = s
-        .trim_end_matches([',', ';', ':', ' ', '('])
+        .trim_end_matches(|c| SEPARATORS.contains(&c) || c == '(')
         .split(' ')
         .collect();
     while words.len() > 1
@@ -677,7 +691,7 @@ fn tidy_end(s: &str) -> String {
     {
         return joined[..at].trim_end_matches([',', ' ']).to_string();
     }
-    joined.trim_end_matches([',', ';', ':']).to_string()
+    joined.trim_end_matches(SEPARATORS).to_string()
 }
 
 #[cfg(test)]

@@ -104,6 +104,26 @@ fn long_text_is_cut_at_a_clause_not_a_word() {
     assert!(t.ends_with('…') && t.chars().count() <= 31, "{t}");
 }
 
+#[test]
+fn a_dash_between_spaces_ends_a_clause() {
+    // The example site's 1605.01097 had the headline "… in software engineering -…".
+    for dash in ["-", "--", "–", "—"] {
+        let sentence = format!(
+            "This paper presents the core principles of reliability in software engineering {dash} outlining why reliability testing is critical and specifying the process of measuring reliability"
+        );
+        assert_eq!(
+            best_span(&sentence, 90, &|_| 0.0),
+            "This paper presents the core principles of reliability in software engineering",
+            "{dash}"
+        );
+        assert_eq!(
+            shorten(&sentence, 85),
+            "This paper presents the core principles of reliability in software engineering",
+            "{dash}"
+        );
+    }
+}
+
 // Sentences below are from real abstracts in the shared fixtures and the example site.
 
 #[test]
