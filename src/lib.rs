@@ -26,6 +26,7 @@ pub mod snapshot;
 pub mod sources;
 pub mod store;
 pub mod walk;
+pub mod words;
 
 /// Drops `value` on a thread of its own. A build's last steps run on one core while
 /// freeing what it loaded (half a million allocations at 100,000 papers) took as long as

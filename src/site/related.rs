@@ -6,6 +6,7 @@
 //! bytes per paper; a build that counts every paper's terms holds them for both passes
 //! (`Site::compute_related`).
 
+use crate::words::{fold, is_accent_mark};
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 use std::borrow::Cow;
@@ -15,8 +16,9 @@ use std::hash::Hasher as _;
 const TERMS_PER_DOC: usize = 24;
 
 /// Calls `f` with the hash of each lower-cased word of three or more characters in `s`,
-/// numbers left out. Words are lower-cased into a buffer only when they have a capital,
-/// so most are hashed where they stand; all-ASCII text is split without decoding it.
+/// numbers left out, words with accents folded (`crate::words::fold`). Words are
+/// lower-cased into a buffer only when they have a capital, so most are hashed where they
+/// stand; all-ASCII text is split without decoding it.
 fn for_each_term(s: &str, buf: &mut String, mut f: impl FnMut(u64)) {
     if s.is_ascii() {
         // The common case, split byte by byte: no characters to decode.
@@ -35,7 +37,7 @@ fn for_each_term(s: &str, buf: &mut String, mut f: impl FnMut(u64)) {
         }
         return;
     }
-    for t in s.split(|c: char| !c.is_alphanumeric()) {
+    for t in s.split(|c: char| !(c.is_alphanumeric() || is_accent_mark(c))) {
         if t.len() < 3 {
             continue;
         }
@@ -51,14 +53,12 @@ fn for_each_term(s: &str, buf: &mut String, mut f: impl FnMut(u64)) {
                 term_hash(t)
             }
         } else {
-            if t.chars().nth(2).is_none() {
+            // "Schrödinger" and "Schrodinger" are one word, as in search.
+            let word = fold(t);
+            if word.chars().nth(2).is_none() {
                 continue;
             }
-            if t.chars().any(char::is_uppercase) {
-                term_hash(&t.to_lowercase())
-            } else {
-                term_hash(t)
-            }
+            term_hash(&word)
         };
         f(hash)
     }
@@ -98,7 +98,9 @@ impl TermCounter {
             FxHashMap::with_capacity_and_hasher(256, Default::default());
         let mut buf = String::new();
         for (text, weight) in [(title, 2.0), (abs, 1.0)] {
-            for_each_term(text, &mut buf, |t| {
+            // The words as the pages show them: `Schr\"odinger` is "Schrödinger", one word.
+            let text = crate::render::math::plain_text(text);
+            for_each_term(&text, &mut buf, |t| {
                 if !self.stop.contains(&t) {
                     *tf.entry(t).or_default() += weight;
                 }
@@ -316,7 +318,30 @@ mod tests {
             hashes(ascii),
             ["byzantine", "gpus", "x86", "abc", "def"].map(term_hash)
         );
-        assert_eq!(hashes("Ünïcode naïve"), ["ünïcode", "naïve"].map(term_hash));
+        // Accents folded, typed as one character or two.
+        assert_eq!(
+            hashes("Ünïcode naïve Schro\u{308}dinger Kő"),
+            ["unicode", "naive", "schrodinger"].map(term_hash)
+        );
+    }
+
+    #[test]
+    fn a_word_is_one_term_however_the_feed_wrote_its_accents() {
+        let counter = TermCounter::default();
+        let terms = |title: &str| {
+            let mut t = counter.terms(title, r#"We bound \emph{Schr\"{o}dinger} operators."#);
+            t.sort_by_key(|x| x.0);
+            t
+        };
+        let plain = terms("Schrodinger operators");
+        assert_eq!(plain.len(), 3, "schrodinger, operators, bound");
+        for title in [
+            r#"Schr\"odinger operators"#,
+            "Schrödinger operators",
+            "Schro\u{308}dinger operators",
+        ] {
+            assert_eq!(terms(title), plain, "{title}");
+        }
     }
 
     #[test]

@@ -14,7 +14,7 @@ use crate::kept::{KeptRecords, RecordWriter};
 use crate::manifest::Fingerprint;
 use std::path::Path;
 
-const MAGIC: &[u8; 8] = b"pbterms3";
+const MAGIC: &[u8; 8] = b"pbterms4";
 
 /// The kept terms, open for reading.
 pub struct TermCache {

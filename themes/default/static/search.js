@@ -8,7 +8,7 @@
   "use strict";
   var PAGE = 30;
 
-  // As the index's words (`fold` and `tokenize` in src/render/search/terms.rs): split on
+  // As the index's words (`tokenize` in src/render/search/terms.rs, `fold` in src/words.rs): split on
   // what is not a letter, a digit or an accent; accents dropped and a few letters spelt as
   // they are typed without them, so "Schrodinger" finds "Schrödinger"; lower case.
   var WORD_BREAK = /[^\p{Alphabetic}\p{N}\u0300-\u036f]+/u;
