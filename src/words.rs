@@ -1,9 +1,14 @@
 //! Words as readers type them: one spelling for a word however its accents were written,
 //! shared by the search index and related papers.
 
-/// The combining accents (U+0300 to U+036F) that `fold` drops. They belong to the word they
-/// are on, so a word typed with its accents decomposed stays one word.
-pub fn is_accent_mark(c: char) -> bool {
+/// Whether `c` belongs to a word: a letter, a digit, or an accent `fold` drops (so a word
+/// typed with its accents decomposed stays one word). `search.js` splits queries alike.
+pub fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || is_accent_mark(c)
+}
+
+/// The combining accents (U+0300 to U+036F) that `fold` drops.
+fn is_accent_mark(c: char) -> bool {
     ('\u{300}'..='\u{36f}').contains(&c)
 }
 

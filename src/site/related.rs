@@ -6,7 +6,7 @@
 //! bytes per paper; a build that counts every paper's terms holds them for both passes
 //! (`Site::compute_related`).
 
-use crate::words::{fold, is_accent_mark};
+use crate::words::{fold, is_word_char};
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 use std::borrow::Cow;
@@ -37,7 +37,7 @@ fn for_each_term(s: &str, buf: &mut String, mut f: impl FnMut(u64)) {
         }
         return;
     }
-    for t in s.split(|c: char| !(c.is_alphanumeric() || is_accent_mark(c))) {
+    for t in s.split(|c: char| !is_word_char(c)) {
         if t.len() < 3 {
             continue;
         }

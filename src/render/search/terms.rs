@@ -2,15 +2,15 @@
 //! stem's postings gathered.
 
 use crate::store::frontmatter::PaperFront;
-use crate::words::{fold, is_accent_mark};
+use crate::words::{fold, is_word_char};
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 
 /// The same tokenizer as `search.js`: split on anything not a letter, a digit or an accent
-/// mark, then fold each word (`crate::words::fold`). Words already in lower-case ASCII are borrowed, not
-/// copied.
+/// mark, then fold each word (`crate::words::fold`). Words already in lower-case ASCII are
+/// borrowed, not copied.
 pub fn tokenize(s: &str) -> impl Iterator<Item = Cow<'_, str>> + '_ {
-    s.split(|c: char| !(c.is_alphanumeric() || is_accent_mark(c)))
+    s.split(|c: char| !is_word_char(c))
         .filter(|t| !t.is_empty())
         .map(|t| {
             if !t.is_ascii() {
