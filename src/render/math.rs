@@ -42,6 +42,12 @@ pub fn plain_text(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Each formula of `s` that renders, as its source and its MathML set inline: for a search
+/// result's snippet, a line of text that a formula set apart would break.
+pub fn inline_mathml(s: &str) -> impl Iterator<Item = (&str, String)> + '_ {
+    formulas(s).filter_map(|f| Some((&s[f.source], to_mathml_as(&s[f.body], false)?)))
+}
+
 /// One formula in feed text: where it is with its delimiters, where its LaTeX is, and
 /// whether it is set apart (`$$…$$`, `\[…\]`).
 #[derive(Debug, PartialEq)]

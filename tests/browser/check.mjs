@@ -66,6 +66,14 @@ try {
     await renyi.first().waitFor({ timeout: 15000 }).catch(() => {});
     const renyiMarks = await renyi.first().locator(".snippet mark").allTextContents().catch(() => []);
     check("a word typed without its accent finds the paper, the word marked", renyiMarks.includes("Rényi"), renyiMarks.join(","));
+    // A snippet shows an abstract's formulas as its page does (MathML), not as LaTeX:
+    // this one has a system set apart (`\begin{equation*}`) and two inline formulas.
+    await page.fill("#search-input", "orbital stability");
+    const orbital = page.locator("#search-results li", { hasText: "Almost sure well-posedness" }).locator(".snippet");
+    await orbital.first().waitFor({ timeout: 15000 }).catch(() => {});
+    const orbitalSnippet = await orbital.first().evaluate((p) => [p.querySelectorAll("math").length, p.querySelectorAll("math mfrac, math mtable").length, p.textContent]).catch(() => [0, 0, ""]);
+    check("a snippet shows its abstract's formulas as math, not LaTeX",
+      orbitalSnippet[0] === 3 && orbitalSnippet[1] >= 2 && !/[$\\]/.test(orbitalSnippet[2]) && orbitalSnippet[2].includes("orbital stability"), JSON.stringify(orbitalSnippet));
     // Every match counted exactly, 30 a page, the matched words marked in a snippet.
     await page.fill("#search-input", "learning");
     await page.waitForFunction(() => /^[\d,]+ papers, page 1 of \d+/.test(document.getElementById("search-status").textContent), null, { timeout: 15000 }).catch(() => {});

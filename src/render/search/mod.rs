@@ -366,9 +366,9 @@ pub fn doc_chunk_rel(c: usize) -> String {
 
 /// The document details of papers `range` (one chunk): url, title, the first authors,
 /// date, category, the start of the abstract (for the snippet), for a title with math the
-/// title as HTML, and the card's headline and summary. They depend on those papers alone
-/// (their search hashes cover them), so a chunk whose papers did not change need not be
-/// made again.
+/// title as HTML, the card's headline and summary, and the MathML of the formulas in the
+/// abstract's start, the headline and the summary. They depend on those papers alone (their
+/// search hashes cover them), so a chunk whose papers did not change need not be made again.
 pub fn doc_chunk(
     site: &Site,
     urls: &Urls,
@@ -390,26 +390,35 @@ pub fn doc_chunk(
                 authors.join(", ").into(),
                 crate::render::views::ymd(&f.published, '-').into(),
                 f.primary_category.as_str().into(),
-                cut_at_word(
-                    crate::render::math::plain_text(abstract_text.trim()).trim(),
-                    ABSTRACT_CHARS,
-                )
-                .into(),
             ];
+            let snippet = cut_at_word(
+                crate::render::math::plain_text(abstract_text.trim()).trim(),
+                ABSTRACT_CHARS,
+            );
             // Then, each only when something after it is not empty: the title as HTML
-            // when it has math, and the headline and summary the card shows, for a paper
-            // found by a word the reader saw on its card.
+            // when it has math, the headline and summary the card shows (for a paper found
+            // by a word the reader saw on its card), and the MathML of the formulas in the
+            // snippet's texts, by their LaTeX, so a result shows math as its page does.
             let (headline, summary) = f.shown_lines();
-            let rest = [
-                crate::render::math::html_if_tex(&f.title),
-                headline.to_string(),
-                summary.to_string(),
+            let math: serde_json::Map<String, serde_json::Value> = [&*snippet, headline, summary]
+                .into_iter()
+                .flat_map(crate::render::math::inline_mathml)
+                .map(|(source, mathml)| (source.to_string(), mathml.into()))
+                .collect();
+            let rest: [serde_json::Value; 5] = [
+                snippet.into(),
+                crate::render::math::html_if_tex(&f.title).into(),
+                headline.into(),
+                summary.into(),
+                math.into(),
             ];
-            let used = rest
-                .iter()
-                .rposition(|s| !s.is_empty())
-                .map_or(0, |i| i + 1);
-            doc.extend(rest.into_iter().take(used).map(serde_json::Value::from));
+            let is_empty = |v: &serde_json::Value| match v {
+                serde_json::Value::String(s) => s.is_empty(),
+                serde_json::Value::Object(o) => o.is_empty(),
+                _ => false,
+            };
+            let used = rest.iter().rposition(|v| !is_empty(v)).map_or(0, |i| i + 1);
+            doc.extend(rest.into_iter().take(used));
             serde_json::Value::Array(doc)
         })
         .collect();
@@ -424,7 +433,14 @@ fn cut_at_word(text: &str, max: usize) -> String {
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    let cut = text[..end].rfind(char::is_whitespace).unwrap_or(end);
+    let mut cut = text[..end].rfind(char::is_whitespace).unwrap_or(end);
+    // Not inside a formula: half of one would show as LaTeX source.
+    if let Some(f) = crate::render::math::formulas(text)
+        .take_while(|f| f.source.start < cut)
+        .find(|f| cut < f.source.end)
+    {
+        cut = f.source.start;
+    }
     format!("{}…", text[..cut].trim_end())
 }
 
@@ -451,6 +467,17 @@ mod tests {
         let v = encoded(&[(3, 1.0), (10, 0.5), (11, 0.0)]);
         assert_eq!(v, "[3,100,7,50,1,1]");
         assert_eq!(cut_at_word("one two three", 8), "one two…");
+    }
+
+    #[test]
+    fn a_snippet_is_not_cut_inside_a_formula() {
+        let words = "word ".repeat(20);
+        let text = format!("{words}$\\frac{{a}}{{b}} + c$ and more");
+        assert_eq!(cut_at_word(&text, 110), format!("{}…", words.trim_end()));
+        assert_eq!(
+            cut_at_word(&text, 120),
+            format!("{words}$\\frac{{a}}{{b}} + c$…")
+        );
     }
 
     #[test]

@@ -119,7 +119,8 @@
 
     // opts: {category, from, to (years), page (1-based)}. Resolves to
     // {total, page, pages, results: [{doc, score, url, title, authors, date, category,
-    // abstract, titleHtml, headline, summary}], words: [[typed, [matched words]]],
+    // abstract, titleHtml, headline, summary, math ({LaTeX: MathML})}],
+    // words: [[typed, [matched words]]],
     // stems: [...]}.
     return function query(q, opts) {
       opts = opts || {};
@@ -168,7 +169,7 @@
                 stems: [].concat.apply([], exps.map(function (e) { return e.alts.map(function (a) { return a[1]; }); })),
                 results: shown.map(function (h) {
                   var d = byChunk[Math.floor(h[0] / meta.chunk)][h[0] % meta.chunk];
-                  return { doc: h[0], score: h[1], url: d[0], title: d[1], authors: d[2], date: d[3], category: d[4], abstract: d[5] || "", titleHtml: d[6] || "", headline: d[7] || "", summary: d[8] || "" };
+                  return { doc: h[0], score: h[1], url: d[0], title: d[1], authors: d[2], date: d[3], category: d[4], abstract: d[5] || "", titleHtml: d[6] || "", headline: d[7] || "", summary: d[8] || "", math: d[9] || {} };
                 }),
               };
             });
@@ -237,26 +238,56 @@
     if (said && firstHit(wordsOf(d.abstract), isHit) < 0 && firstHit(wordsOf(said), isHit) >= 0) return said;
     return d.abstract;
   }
+  // `text` as its words and what is between them, a formula whose MathML `math` has
+  // (by its LaTeX) kept whole as one piece.
+  function piecesOf(text, math) {
+    var sources = Object.keys(math);
+    var pieces = [];
+    function words(t) {
+      wordsOf(t).forEach(function (w, i) { pieces.push({ text: w, word: i % 2 === 0 }); });
+    }
+    var at = 0;
+    for (;;) {
+      var next = -1, source = "";
+      sources.forEach(function (s) {
+        var i = text.indexOf(s, at);
+        if (i >= 0 && (next < 0 || i < next || (i === next && s.length > source.length))) { next = i; source = s; }
+      });
+      if (next < 0) break;
+      words(text.slice(at, next));
+      pieces.push({ text: source, html: math[source] });
+      at = next + source.length;
+    }
+    words(text.slice(at));
+    return pieces;
+  }
   // The text around its first matched word, matched words marked (as DOM text, never as
-  // HTML: an abstract is feed text, a headline a machine's).
-  function snippet(text, isHit) {
+  // HTML: an abstract is feed text, a headline a machine's), formulas as MathML when
+  // reader.js is there to copy it.
+  function snippet(text, isHit, math) {
     var p = document.createElement("p");
     p.className = "snippet";
-    var parts = wordsOf(text);
-    var first = firstHit(parts, isHit);
+    var pieces = piecesOf(text, window.paperboyWithMath ? math : {});
+    var first = pieces.findIndex(function (t) { return t.word && t.text && isHit(t.text); });
     var start = first > 24 ? first - 16 : 0;
-    var end = Math.min(parts.length, start + 80);
+    var end = Math.min(pieces.length, start + 80);
     if (start > 0) p.appendChild(document.createTextNode("… "));
     for (var i = start; i < end; i++) {
-      if (i % 2 === 0 && parts[i] && isHit(parts[i])) {
+      var t = pieces[i];
+      if (t.html) {
+        var f = document.createElement("span");
+        f.className = "formula";
+        f.appendChild(window.paperboyWithMath(t.text, t.html));
+        p.appendChild(f);
+      } else if (t.word && t.text && isHit(t.text)) {
         var m = document.createElement("mark");
-        m.textContent = parts[i];
+        m.textContent = t.text;
         p.appendChild(m);
       } else {
-        p.appendChild(document.createTextNode(parts[i]));
+        p.appendChild(document.createTextNode(t.text));
       }
     }
-    if (end < parts.length) p.appendChild(document.createTextNode(" …"));
+    if (end < pieces.length) p.appendChild(document.createTextNode(" …"));
     return p;
   }
   function pageLink(label, page, rel) {
@@ -320,7 +351,7 @@
         li.appendChild(a);
         li.appendChild(small);
         var text = snippetText(d, isHit);
-        if (text) li.appendChild(snippet(text, isHit));
+        if (text) li.appendChild(snippet(text, isHit, d.math));
         list.appendChild(li);
       });
       if (pager && r.pages > 1) {
