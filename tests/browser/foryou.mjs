@@ -71,6 +71,19 @@ try {
   await page.waitForFunction(() => document.querySelectorAll("#saved-list article").length === 3);
   check("importing the export brings them back", (await page.locator("#saved-list article").count()) === 3);
 
+  // Saved with vectors an older build made (the words counted otherwise): For you takes the
+  // week files' vectors in their place, from the newest weeks and from a saved paper's own
+  // older week, and keeps them.
+  await go("digests/2001-W11/");
+  const oldId = await page.locator("article.card[data-id]").first().getAttribute("data-id");
+  await page.locator(`article.card[data-id="${oldId}"] button.save`).click();
+  await page.waitForFunction((id) => document.querySelector(`article.card[data-id="${id}"] button.save`).getAttribute("aria-pressed") === "true", oldId);
+  await page.evaluate(() => {
+    const s = JSON.parse(localStorage.getItem("paperboy.saved"));
+    Object.values(s.papers).forEach((p) => { p.vector = ["a-word-no-paper-has", 1]; });
+    localStorage.setItem("paperboy.saved", JSON.stringify(s));
+  });
+
   // For you.
   await go("foryou/");
   await page.waitForSelector("#foryou-list li", { timeout: 15000 }).catch(() => {});
@@ -80,6 +93,15 @@ try {
   check("each pick says why", because.startsWith("Like: "), because);
   const shown = await page.locator("#foryou-list article").evaluateAll((as) => as.map((a) => a.getAttribute("data-result")));
   check("saved papers are not recommended back", !shown.some((id) => chosen.includes(id)));
+  const fresh = await page.evaluate(async (ids) => {
+    const saved = JSON.parse(localStorage.getItem("paperboy.saved")).papers;
+    return Promise.all(ids.map(async (id) => {
+      const p = saved[id];
+      const row = (await (await fetch(p.week + ".json")).json()).papers.find((r) => r[0] === id);
+      return [id, p.week, row !== undefined && JSON.stringify(row[7]) === JSON.stringify(p.vector)];
+    }));
+  }, [...chosen, oldId]);
+  check("old saved vectors are taken afresh from the week files, and kept", fresh.length === 4 && fresh.every((f) => f[2]), JSON.stringify(fresh));
   await shot("foryou-page");
 
   // A corrupt saved value: the page recovers, says so, and keeps the value aside.

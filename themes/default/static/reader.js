@@ -305,6 +305,34 @@
 
   // ---- For you: the page, and a sort option on each week's page ----
 
+  // A saved paper keeps the vector it was saved with, made by the build of that day; when
+  // a week file loaded now has the paper with another (a later paperboy counts words
+  // otherwise, or its abstract was mended), that one is taken and kept, so an old save still
+  // meets new papers on the same words. `files`: [[week, file]].
+  function refreshVectors(files) {
+    var s = load();
+    var changed = false;
+    files.forEach(function (wf) {
+      wf[1].papers.forEach(function (r) {
+        var p = s[r[0]];
+        if (p && Array.isArray(r[7]) && JSON.stringify(p.vector) !== JSON.stringify(r[7])) { p.vector = r[7]; changed = true; }
+      });
+    });
+    // A full storage keeps the old vectors: they still rank, as before.
+    if (changed) try { store(s); } catch (e) { /* full: leave them */ }
+  }
+  // The week files of the saved papers' own weeks that `weeks` does not hold; one that
+  // cannot be had (a week no longer on the site) is left out, its papers keep their vectors.
+  function savedWeeks(weeks) {
+    var names = new Set();
+    Object.values(load()).forEach(function (p) {
+      if (typeof p.week === "string" && /^[\w-]+$/.test(p.week) && weeks.indexOf(p.week) < 0) names.add(p.week);
+    });
+    return Promise.all(Array.from(names).map(function (w) {
+      return week(w).then(function (f) { return [w, f]; }, function () { return null; });
+    })).then(function (files) { return files.filter(Boolean); });
+  }
+
   function savedVectors() {
     var list = Object.values(load()).filter(function (p) { return Array.isArray(p.vector) && p.vector.length > 0; });
     return list.map(function (p) { return { paper: p, vector: toVector(p.vector) }; });
@@ -320,8 +348,14 @@
     } else {
       fstatus.textContent += "Ranking…";
       fetch(base + "foryou/weeks.json").then(function (r) { return r.json(); }).then(function (meta) {
-        return Promise.all(meta.weeks.map(function (w) { return week(w).then(function (f) { return [w, f]; }); }));
-      }).then(function (files) {
+        return Promise.all([
+          Promise.all(meta.weeks.map(function (w) { return week(w).then(function (f) { return [w, f]; }); })),
+          savedWeeks(meta.weeks),
+        ]);
+      }).then(function (loaded) {
+        var files = loaded[0];
+        refreshVectors(files.concat(loaded[1]));
+        mine = savedVectors();
         var savedIds = new Set(mine.map(function (s) { return s.paper.id; }));
         var candidates = [];
         files.forEach(function (wf) {
@@ -362,6 +396,7 @@
         return;
       }
       week(weekName).then(function (file) {
+        refreshVectors([[weekName, file]]);
         var mine = savedVectors();
         var cards = Array.prototype.slice.call(doc.querySelectorAll("main section.group article.card[data-id]"));
         var byId = new Map(cards.map(function (c) { return [c.getAttribute("data-id"), c]; }));
