@@ -48,6 +48,17 @@ pub fn inline_mathml(s: &str) -> impl Iterator<Item = (&str, String)> + '_ {
     formulas(s).filter_map(|f| Some((&s[f.source], to_mathml_as(&s[f.body], false)?)))
 }
 
+/// Where the text's formulas are, delimiters included: for a cut of the text, which must
+/// not fall inside one (`formula_around`).
+pub fn formula_spans(text: &str) -> Vec<Range<usize>> {
+    formulas(text).map(|f| f.source).collect()
+}
+
+/// The one of `spans` that a cut at `at` falls inside (half a formula is not one).
+pub fn formula_around(spans: &[Range<usize>], at: usize) -> Option<&Range<usize>> {
+    spans.iter().find(|f| f.start < at && at < f.end)
+}
+
 /// One formula in feed text: where it is with its delimiters, where its LaTeX is, and
 /// whether it is set apart (`$$…$$`, `\[…\]`).
 #[derive(Debug, PartialEq)]

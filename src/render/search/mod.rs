@@ -435,11 +435,9 @@ fn cut_at_word(text: &str, max: usize) -> String {
     }
     let mut cut = text[..end].rfind(char::is_whitespace).unwrap_or(end);
     // Not inside a formula: half of one would show as LaTeX source.
-    if let Some(f) = crate::render::math::formulas(text)
-        .take_while(|f| f.source.start < cut)
-        .find(|f| cut < f.source.end)
-    {
-        cut = f.source.start;
+    let spans = crate::render::math::formula_spans(text);
+    if let Some(f) = crate::render::math::formula_around(&spans, cut) {
+        cut = f.start;
     }
     format!("{}…", text[..cut].trim_end())
 }

@@ -5,6 +5,7 @@
 //! abstract's own, in the abstract's order: it never writes a claim the authors did not.
 
 use super::{HEADLINE_CHARS, Input, SUMMARY_CHARS, Summarizer, Summary};
+use crate::render::math::{formula_around, formula_spans};
 use anyhow::Result;
 use regex::Regex;
 use std::sync::LazyLock;
@@ -127,7 +128,7 @@ fn best_span(sentence: &str, max: usize, score: &dyn Fn(&str) -> f64) -> String 
     cuts.push(sentence.len());
     cuts.sort_unstable();
     cuts.dedup();
-    let formulas = formulas_in(sentence);
+    let formulas = formula_spans(sentence);
     cuts.retain(|&at| !inside(&formulas, at));
     let mut best: Option<(f64, String)> = None;
     for (a, &start) in cuts.iter().enumerate() {
@@ -628,7 +629,7 @@ pub fn shorten(text: &str, max: usize) -> String {
         " using ",
         " via ",
     ];
-    let formulas = formulas_in(text);
+    let formulas = formula_spans(text);
     let best = boundaries
         .iter()
         .flat_map(|b| head.match_indices(b).map(|(at, _)| at))
@@ -645,21 +646,6 @@ pub fn shorten(text: &str, max: usize) -> String {
     // Half a formula is not one: cut before it.
     let at = formula_around(&formulas, at).map_or(at, |f| f.start);
     format!("{}…", tidy_end(&head[..at]))
-}
-
-/// Where the text's formulas are, delimiters included.
-fn formulas_in(text: &str) -> Vec<std::ops::Range<usize>> {
-    crate::render::math::formulas(text)
-        .map(|f| f.source)
-        .collect()
-}
-
-/// The one of `formulas` that a cut at `at` falls inside.
-fn formula_around(
-    formulas: &[std::ops::Range<usize>],
-    at: usize,
-) -> Option<&std::ops::Range<usize>> {
-    formulas.iter().find(|f| f.start < at && at < f.end)
 }
 
 fn inside(formulas: &[std::ops::Range<usize>], at: usize) -> bool {
