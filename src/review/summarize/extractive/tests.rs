@@ -1,3 +1,4 @@
+use super::clauses::*;
 use super::*;
 
 #[test]

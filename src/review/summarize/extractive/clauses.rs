@@ -1,0 +1,368 @@
+//! Where a sentence may be cut: the clause boundaries a headline or one-liner may start
+//! and end at, the words a cut must not part, and the tidy end of what is kept.
+
+use super::capitalize;
+use crate::render::math::{formula_around, formula_spans};
+
+/// Where a sentence may be cut into clauses: the boundary goes with the clause after it.
+const CLAUSE_BOUNDARIES: &[&str] = &[
+    ", ",
+    "; ",
+    ": ",
+    " - ",
+    " -- ",
+    " --- ",
+    " – ",
+    " — ",
+    " while ",
+    " whereas ",
+    " where ",
+    " which ",
+    " but ",
+    " by ",
+    " with ",
+    " and ",
+    " through ",
+    " using ",
+    " via ",
+    " compared ",
+    " than ",
+    " across ",
+    " on ",
+    " for ",
+];
+
+/// The sentence whole if it fits in `max` characters; else the run of its clauses that
+/// fits and says the most (by `score`), a run that starts the sentence preferred, since it
+/// keeps the subject; else the sentence cut at a word, with "…".
+pub(super) fn best_span(sentence: &str, max: usize, score: &dyn Fn(&str) -> f64) -> String {
+    let sentence = sentence.trim_end_matches(['.', ' ']);
+    if sentence.chars().count() <= max {
+        return sentence.to_string();
+    }
+    let mut cuts: Vec<usize> = CLAUSE_BOUNDARIES
+        .iter()
+        .flat_map(|b| sentence.match_indices(b).map(|(at, _)| at))
+        .filter(|&at| at > 0)
+        .collect();
+    cuts.push(0);
+    cuts.push(sentence.len());
+    cuts.sort_unstable();
+    cuts.dedup();
+    let formulas = formula_spans(sentence);
+    cuts.retain(|&at| !inside(&formulas, at));
+    let mut best: Option<(f64, String)> = None;
+    for (a, &start) in cuts.iter().enumerate() {
+        if !starts_clause(&sentence[start..]) {
+            continue;
+        }
+        for &end in &cuts[a + 1..] {
+            if !may_end_at(&sentence[..end], &sentence[end..]) {
+                continue;
+            }
+            let raw = sentence[start..end].trim_start_matches(SEPARATORS);
+            let text = tidy_end(strip_connector(raw));
+            let len = text.chars().count();
+            if len > max {
+                break;
+            }
+            if len < max / 2 {
+                continue;
+            }
+            let s = score(&text) + if start == 0 { 1.5 } else { 0.0 } + len as f64 / max as f64;
+            if best.as_ref().is_none_or(|(b, _)| s > *b) {
+                best = Some((s, text));
+            }
+        }
+    }
+    match best {
+        Some((_, text)) => capitalize(&text),
+        None => shorten(sentence, max),
+    }
+}
+
+/// Whether a span may end between `before` and `after`: not inside brackets ("recent
+/// (2020 | and later) studies"), not between the words of a pair, and not before the
+/// clause's own verb ("the number of stars | with sensitivity to HJs is only 4-16%").
+pub(super) fn may_end_at(before: &str, after: &str) -> bool {
+    after.is_empty()
+        || (before.matches('(').count() <= before.matches(')').count()
+            && !splits_a_pair(before, after)
+            && !inside_a_list(before, after)
+            && !verb_follows(after))
+}
+
+/// Whether the cut falls before a list's last item: the text before it ends with a short
+/// item after a comma, and the text after it goes on with "and" or "or"
+/// ("benchmarking on histopathological, simulated | , and real data", "pocket
+/// prediction, structural alignment | and clustering methods").
+pub(super) fn inside_a_list(before: &str, after: &str) -> bool {
+    let rest = after.trim_start_matches([',', ' ']);
+    if !(rest.starts_with("and ") || rest.starts_with("or ")) {
+        return false;
+    }
+    before
+        .rsplit_once(", ")
+        .is_some_and(|(_, item)| item.split_whitespace().count() <= 2)
+}
+
+/// Whether the words after a cut inside a clause, up to the next comma, hold a finite
+/// verb of that clause (not of a clause of its own: "… and it is", "… that might"): the
+/// text before the cut is then a subject without its verb. A cut at a comma or a spaced
+/// dash parts clauses, which the rest of `may_end_at` judges.
+pub(super) fn verb_follows(after: &str) -> bool {
+    const OWN_CLAUSE: &[&str] = &[
+        "which", "while", "whereas", "where", "but", "we", "it", "they", "this", "these", "our",
+        "that", "who", "when", "although", "though", "so", "thus", "hence", "yet", "if", "whether",
+        "because", "since", "once", "until", "unless",
+    ];
+    const FINITE: &[&str] = &[
+        "is", "are", "was", "were", "can", "could", "may", "might", "will", "would", "should",
+        "must", "has", "have", "had", "does", "do", "did", "remains", "remain",
+    ];
+    if after.starts_with([',', ';', ':']) || after.trim_start().starts_with(['-', '–', '—']) {
+        return false;
+    }
+    let chunk = after.split([',', ';', ':']).next().unwrap_or("");
+    let mut words = chunk.split_whitespace().map(|w| {
+        w.trim_matches(|c: char| !c.is_alphanumeric())
+            .to_ascii_lowercase()
+    });
+    let own_clause = |w: &str| OWN_CLAUSE.contains(&w);
+    // "… which is", "… and it is": a clause of its own; "… and VHJs is": the subject
+    // goes on.
+    match words.next().as_deref() {
+        Some(w) if own_clause(w) => return false,
+        Some("and") if words.clone().next().is_some_and(|w| own_clause(&w)) => return false,
+        _ => {}
+    }
+    words
+        .take_while(|w| !own_clause(w))
+        .any(|w| FINITE.contains(&w.as_str()))
+}
+
+/// Whether ending before this " and " would part two words of one phrase: "a combination
+/// of energy | and timing cuts", "to identify | and simulate stimuli", "scalability |
+/// and reproducibility". The word before "and" is then the first of the pair right after
+/// a word that opens a phrase (or a comma, in a list). Parted clauses ("Foo cuts latency
+/// by 42% | and costs less") end with more than one word of their own, or with a figure.
+pub(super) fn splits_a_pair(before: &str, after: &str) -> bool {
+    const OPENERS: &[&str] = &[
+        "a",
+        "an",
+        "the",
+        "of",
+        "to",
+        "between",
+        "in",
+        "on",
+        "for",
+        "from",
+        "with",
+        "by",
+        "at",
+        "as",
+        "into",
+        "both",
+        "either",
+        "its",
+        "their",
+        "our",
+        "e.g.",
+        "i.e.",
+        "namely",
+        "especially",
+        "including",
+        "such",
+        "like",
+        "than",
+        "and",
+        "or",
+    ];
+    if !after.starts_with(" and ") {
+        return false;
+    }
+    let mut words = before.rsplit(' ');
+    let (Some(pair), Some(opener)) = (words.next(), words.next()) else {
+        return false;
+    };
+    let opener = opener.to_ascii_lowercase();
+    // "by up to 2.74x | and", "a recall of 55.4% | and": a result, whole.
+    let figure = pair.starts_with(|c: char| c.is_ascii_digit())
+        && !matches!(opener.as_str(), "a" | "an" | "the" | "between");
+    !figure && (opener.ends_with(',') || OPENERS.contains(&opener.as_str()))
+}
+
+/// Whether a span may start here: at the sentence's start, after a semicolon or colon, or
+/// after a comma where a subject follows ("…, GriNNder achieves"); not inside a phrase
+/// ("by up to 1.37x", "and datasets").
+pub(super) fn starts_clause(rest: &str) -> bool {
+    if !rest.starts_with([',', ';', ':']) {
+        return !rest.starts_with(' ');
+    }
+    if rest.starts_with([';', ':']) {
+        // Not an item of a list: "…; (ii) all $δ$ in the Bayesian setting", "…; and (v) an
+        // annual forum".
+        let next = rest[1..].trim_start();
+        let next = next
+            .strip_prefix("and ")
+            .or_else(|| next.strip_prefix("or "))
+            .unwrap_or(next);
+        return !next.starts_with('(');
+    }
+    let next = rest[1..].trim_start();
+    // Not the last items of a list: "…: HLE, | SimpleQA, and GPQA, we show".
+    let (item, after) = next.split_once(',').unwrap_or((next, ""));
+    let after = after.trim_start();
+    if item.split_whitespace().count() <= 2
+        && (after.starts_with("and ") || after.starts_with("or "))
+    {
+        return false;
+    }
+    let word = next.split([' ', ',']).next().unwrap_or("");
+    word.chars().next().is_some_and(char::is_uppercase)
+        || matches!(
+            word,
+            "we" | "our" | "it" | "its" | "they" | "this" | "these" | "the" | "while" | "whereas"
+        )
+}
+
+/// A clause without the connecting word it starts with ("and", "while", "by").
+pub(super) fn strip_connector(clause: &str) -> &str {
+    let first = clause.split(' ').next().unwrap_or("");
+    match first {
+        "while" | "whereas" | "where" | "which" | "but" | "and" => {
+            clause[first.len()..].trim_start()
+        }
+        _ => clause,
+    }
+}
+
+/// Words a shortened text must not end on.
+const DANGLING: &[&str] = &[
+    "and",
+    "or",
+    "the",
+    "of",
+    "to",
+    "with",
+    "for",
+    "in",
+    "on",
+    "by",
+    "a",
+    "an",
+    "at",
+    "from",
+    "that",
+    "which",
+    "while",
+    "as",
+    "its",
+    "their",
+    "our",
+    "is",
+    "are",
+    "than",
+    "into",
+    "via",
+    "both",
+    "using",
+    "over",
+    "under",
+    "between",
+    "across",
+    "compared",
+    "such",
+    "including",
+    "driven",
+    "when",
+    "where",
+    "designed",
+];
+
+/// The text cut to `max` characters: whole, or up to the last clause boundary that keeps
+/// at least half of it, or up to a word with "…".
+pub fn shorten(text: &str, max: usize) -> String {
+    let text = crate::sources::xml::fold_whitespace(text);
+    let text = text.trim_end_matches(['.', ' ']);
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let cut_at = text
+        .char_indices()
+        .nth(max)
+        .map(|(b, _)| b)
+        .unwrap_or(text.len());
+    let head = &text[..cut_at];
+    let boundaries = [
+        ", ",
+        "; ",
+        ": ",
+        " - ",
+        " -- ",
+        " --- ",
+        " – ",
+        " — ",
+        " while ",
+        " whereas ",
+        " where ",
+        " which ",
+        " but ",
+        " by ",
+        " with ",
+        " and ",
+        " through ",
+        " using ",
+        " via ",
+    ];
+    let formulas = formula_spans(text);
+    let best = boundaries
+        .iter()
+        .flat_map(|b| head.match_indices(b).map(|(at, _)| at))
+        .filter(|&at| {
+            head[..at].chars().count() >= max / 2
+                && may_end_at(&head[..at], &text[at..])
+                && !inside(&formulas, at)
+        })
+        .max();
+    if let Some(at) = best {
+        return tidy_end(&head[..at]);
+    }
+    let at = head.rfind(' ').unwrap_or(head.len());
+    // Half a formula is not one: cut before it.
+    let at = formula_around(&formulas, at).map_or(at, |f| f.start);
+    format!("{}…", tidy_end(&head[..at]))
+}
+
+fn inside(formulas: &[std::ops::Range<usize>], at: usize) -> bool {
+    formula_around(formulas, at).is_some()
+}
+
+/// What may stand between two clauses, and so neither begins nor ends one: punctuation and
+/// a dash set apart by spaces (`-`, TeX's `--`, `–`, `—`).
+const SEPARATORS: [char; 7] = [',', ';', ':', ' ', '-', '–', '—'];
+
+pub(super) fn tidy_end(s: &str) -> String {
+    let mut words: Vec<&str> = s
+        .trim_end_matches(|c| SEPARATORS.contains(&c) || c == '(')
+        .split(' ')
+        .collect();
+    while words.len() > 1
+        && words
+            .last()
+            .is_some_and(|w| DANGLING.contains(&w.to_ascii_lowercase().as_str()))
+    {
+        words.pop();
+    }
+    let joined = words.join(" ");
+    // An opening bracket with no closing one reads as broken.
+    let open = joined.matches('(').count();
+    let close = joined.matches(')').count();
+    if open > close
+        && let Some(at) = joined.rfind('(')
+    {
+        return joined[..at].trim_end_matches([',', ' ']).to_string();
+    }
+    joined.trim_end_matches(SEPARATORS).to_string()
+}
