@@ -89,7 +89,28 @@ pub(super) fn may_end_at(before: &str, after: &str) -> bool {
         || (before.matches('(').count() <= before.matches(')').count()
             && !splits_a_pair(before, after)
             && !inside_a_list(before, after)
-            && !verb_follows(after))
+            && !verb_follows(after)
+            && !bare_participle(before, after))
+}
+
+/// Whether the text before the cut ends with a clause that is a participle alone, its
+/// object or complement cut off ("…of LLMs, especially focusing | on their ability",
+/// "…, relying | on"). Punctuation after it ends the clause there, whole.
+fn bare_participle(before: &str, after: &str) -> bool {
+    if after.starts_with([',', ';', ':', ')']) {
+        return false;
+    }
+    let Some((_, clause)) = before.rsplit_once(", ") else {
+        return false;
+    };
+    let words: Vec<&str> = clause.split(' ').collect();
+    let Some((last, lead)) = words.split_last() else {
+        return false;
+    };
+    let participle = last.len() > 4
+        && last.chars().all(|c| c.is_ascii_lowercase())
+        && (last.ends_with("ing") || last.ends_with("ed"));
+    participle && lead.iter().all(|w| w.len() > 3 && w.ends_with("ly"))
 }
 
 /// Whether the cut falls before a list's last item: the text before it ends with a short

@@ -315,3 +315,44 @@ fn a_line_never_ends_inside_a_formula() {
     );
     assert_eq!(t, "We bound the error of the scheme");
 }
+
+#[test]
+fn a_span_does_not_end_on_a_participle_whose_complement_it_cuts_off() {
+    for (before, after) in [
+        (
+            "the ICL ability of LLMs, especially focusing",
+            " on their ability to solve",
+        ),
+        ("a new scheduler, relying", " on idle cores"),
+        ("a dataset of trials, based", " on registries"),
+    ] {
+        assert!(!may_end_at(before, after), "{before}|{after}");
+    }
+    for (before, after) in [
+        ("the ICL ability of LLMs, especially focusing", ", as we do"),
+        ("the ICL ability of LLMs", ", especially focusing on"),
+        (
+            "we train on large datasets, outperforming baselines",
+            " on three benchmarks",
+        ),
+        ("a method for efficient training", " on GPUs"),
+    ] {
+        assert!(may_end_at(before, after), "{before}|{after}");
+    }
+    // The abstract this came from (arXiv 2508.12448): its headline ended "…, especially
+    // focusing", a clause with nothing to focus on.
+    let summary = summarize(concat!(
+        "Physics-based tasks offer a promising testbed for probing this challenge. ",
+        "Here, we mechanistically investigate the ICL ability of LLMs, especially focusing on ",
+        "their ability to reason about physics. Using a dynamics forecasting task in physical ",
+        "systems as a proxy, we evaluate whether LLMs can learn physics in context. To uncover ",
+        "how such capability emerges in LLMs, we analyze the model's residual stream ",
+        "activations using sparse autoencoders (SAEs). In sum, our work provides a novel case ",
+        "study that broadens our understanding of how LLMs learn in context."
+    ));
+    assert!(
+        !summary.headline.ends_with("focusing"),
+        "{}",
+        summary.headline
+    );
+}
