@@ -140,6 +140,46 @@ fn symbol(name: &str) -> Option<&'static str> {
         "textemdash" => "—",
         "LaTeX" => "LaTeX",
         "TeX" => "TeX",
+        // Greek letters typed outside a formula ("the sum ({\Sigma}) port", a feed's
+        // "( \kappa )" whose dollars were lost): TeX would refuse them, a reader means the
+        // letter. unicode-math's choices, as in a formula.
+        "alpha" => "α",
+        "beta" => "β",
+        "gamma" => "γ",
+        "delta" => "δ",
+        "epsilon" => "ϵ",
+        "varepsilon" => "ε",
+        "zeta" => "ζ",
+        "eta" => "η",
+        "theta" => "θ",
+        "vartheta" => "ϑ",
+        "iota" => "ι",
+        "kappa" => "κ",
+        "lambda" => "λ",
+        "mu" => "μ",
+        "nu" => "ν",
+        "xi" => "ξ",
+        "pi" => "π",
+        "rho" => "ρ",
+        "sigma" => "σ",
+        "tau" => "τ",
+        "upsilon" => "υ",
+        "phi" => "ϕ",
+        "varphi" => "φ",
+        "chi" => "χ",
+        "psi" => "ψ",
+        "omega" => "ω",
+        "Gamma" => "Γ",
+        "Delta" => "Δ",
+        "Theta" => "Θ",
+        "Lambda" => "Λ",
+        "Xi" => "Ξ",
+        "Pi" => "Π",
+        "Sigma" => "Σ",
+        "Upsilon" => "Υ",
+        "Phi" => "Φ",
+        "Psi" => "Ψ",
+        "Omega" => "Ω",
         _ => return None,
     })
 }
@@ -288,11 +328,34 @@ fn old_style_group(sink: &mut Sink, rest: &str, depth: usize) -> Option<usize> {
     let name_len = command.bytes().take_while(u8::is_ascii_alphabetic).count();
     let name = &command[..name_len];
     if !matches!(name, "em" | "it" | "sl" | "bf" | "sf" | "tt" | "rm" | "sc") {
-        return None;
+        return lone_character(sink, inner, depth).then_some(len);
     }
     let words = command[name_len..].strip_prefix(' ')?;
     write_group(sink, wrapper(name)?, words, depth);
     Some(len)
+}
+
+/// Whether the group held one command that makes a character (`Bj{\o}rn`, `G{\"o}del`,
+/// `({\Sigma})`), now written without the braces, which TeX does not print.
+fn lone_character(sink: &mut Sink, inner: &str, depth: usize) -> bool {
+    let mut elements = String::new();
+    let mut probe = Sink {
+        out: &mut elements,
+        plain: String::new(),
+        html: sink.html,
+    };
+    let whole = command(&mut probe, inner, 0, depth) == Some(inner.len());
+    let character = std::mem::take(&mut probe.plain);
+    if whole && elements.is_empty() && character.chars().filter(|c| !is_mark(*c)).count() == 1 {
+        sink.plain.push_str(&character);
+        return true;
+    }
+    false
+}
+
+/// A combining mark, which an accent adds to its letter.
+fn is_mark(c: char) -> bool {
+    ('\u{300}'..='\u{36F}').contains(&c)
 }
 
 fn write_group(sink: &mut Sink, element: Option<&str>, inner: &str, depth: usize) {
@@ -393,6 +456,25 @@ mod tests {
             html("run it with --help or --5"),
             "run it with --help or --5"
         );
+    }
+
+    #[test]
+    fn a_character_in_braces_is_the_character_and_greek_letters_are_letters() {
+        assert_eq!(
+            html(r#"Bj{\o}rn, G{\"o}del, {\AA}ngstr{\"{o}}m"#),
+            "Bjørn, Gödel, Ångström"
+        );
+        // arXiv 2411.17734 and 2411.17706, as their feeds give them.
+        assert_eq!(
+            html(r"the sum ({\Sigma}) / delta ({\Delta}) ports, a 360{\deg} delay"),
+            r"the sum (Σ) / delta (Δ) ports, a 360{\deg} delay"
+        );
+        assert_eq!(
+            html(r"restitution (( \kappa )) and \varepsilon-nets"),
+            "restitution (( κ )) and ε-nets"
+        );
+        // Braces around more than one character stay, as text.
+        assert_eq!(html(r"{\o\o} {\emph{x}}"), "{øø} {<em>x</em>}");
     }
 
     #[test]
