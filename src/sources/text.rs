@@ -270,173 +270,16 @@ mod tests {
     }
 }
 
-/// LaTeX accents in names (`Andr\'e`, `Kra{\ss}`, `\"{o}`) as the letters they stand for.
-/// Anything it does not know is left as it was.
+/// LaTeX accents in names (`Andr\'e`, `Kra{\ss}`, `\"{o}`) as the letters they stand for,
+/// as pages show TeX text (one reader of it for both). Anything it does not know is left
+/// as it was.
 pub fn latex_accents(s: &str) -> String {
     if !s.contains('\\') {
         return s.to_string();
     }
-    const COMBINING: &[(char, char)] = &[
-        ('\'', '\u{301}'),
-        ('`', '\u{300}'),
-        ('^', '\u{302}'),
-        ('"', '\u{308}'),
-        ('~', '\u{303}'),
-        ('=', '\u{304}'),
-        ('.', '\u{307}'),
-        ('u', '\u{306}'),
-        ('v', '\u{30c}'),
-        ('H', '\u{30b}'),
-        ('c', '\u{327}'),
-        ('k', '\u{328}'),
-        ('r', '\u{30a}'),
-    ];
-    const LETTERS: &[(&str, &str)] = &[
-        ("ss", "ß"),
-        ("o", "ø"),
-        ("O", "Ø"),
-        ("l", "ł"),
-        ("L", "Ł"),
-        ("ae", "æ"),
-        ("AE", "Æ"),
-        ("aa", "å"),
-        ("AA", "Å"),
-        ("i", "ı"),
-    ];
-    let chars: Vec<char> = s.chars().collect();
     let mut out = String::with_capacity(s.len());
-    let mut i = 0;
-    while i < chars.len() {
-        if chars[i] != '\\' || i + 1 >= chars.len() {
-            out.push(chars[i]);
-            i += 1;
-            continue;
-        }
-        let cmd = chars[i + 1];
-        if let Some(&(_, mark)) = COMBINING.iter().find(|(c, _)| *c == cmd) {
-            // The accented letter: `\'e`, `\'{e}` or `\c c`.
-            let mut j = i + 2;
-            let letter_cmd = cmd.is_ascii_alphabetic();
-            if letter_cmd && chars.get(j) == Some(&' ') {
-                j += 1;
-            }
-            let (letter, next) = match chars.get(j) {
-                Some('{') if chars.get(j + 2) == Some(&'}') => (chars.get(j + 1).copied(), j + 3),
-                Some(c) if c.is_alphabetic() && !(letter_cmd && j == i + 2) => (Some(*c), j + 1),
-                _ => (None, j),
-            };
-            if let Some(l) = letter {
-                let composed: String = [l, mark].iter().collect();
-                out.push_str(&nfc(&composed));
-                i = next;
-                continue;
-            }
-        }
-        let rest: String = chars[i + 1..]
-            .iter()
-            .take_while(|c| c.is_ascii_alphabetic())
-            .collect();
-        if let Some(&(_, letter)) = LETTERS.iter().find(|(name, _)| *name == rest) {
-            out.push_str(letter);
-            i += 1 + rest.chars().count();
-            if chars.get(i) == Some(&' ') {
-                i += 1;
-            }
-            continue;
-        }
-        out.push(chars[i]);
-        i += 1;
-    }
-    // `{\ss}` leaves its braces behind: drop braces that wrapped a single letter.
-    let mut cleaned = String::with_capacity(out.len());
-    let oc: Vec<char> = out.chars().collect();
-    let mut k = 0;
-    while k < oc.len() {
-        if oc[k] == '{' && k + 2 < oc.len() && oc[k + 2] == '}' {
-            cleaned.push(oc[k + 1]);
-            k += 3;
-        } else {
-            cleaned.push(oc[k]);
-            k += 1;
-        }
-    }
-    cleaned
-}
-
-/// Composes a base letter and one combining mark into the precomposed letter where one exists.
-fn nfc(s: &str) -> String {
-    const TABLE: &[(&str, &str)] = &[
-        ("a\u{301}", "á"),
-        ("e\u{301}", "é"),
-        ("i\u{301}", "í"),
-        ("o\u{301}", "ó"),
-        ("u\u{301}", "ú"),
-        ("y\u{301}", "ý"),
-        ("A\u{301}", "Á"),
-        ("E\u{301}", "É"),
-        ("I\u{301}", "Í"),
-        ("O\u{301}", "Ó"),
-        ("U\u{301}", "Ú"),
-        ("c\u{301}", "ć"),
-        ("n\u{301}", "ń"),
-        ("s\u{301}", "ś"),
-        ("z\u{301}", "ź"),
-        ("S\u{301}", "Ś"),
-        ("Z\u{301}", "Ź"),
-        ("C\u{301}", "Ć"),
-        ("a\u{300}", "à"),
-        ("e\u{300}", "è"),
-        ("i\u{300}", "ì"),
-        ("o\u{300}", "ò"),
-        ("u\u{300}", "ù"),
-        ("a\u{302}", "â"),
-        ("e\u{302}", "ê"),
-        ("i\u{302}", "î"),
-        ("o\u{302}", "ô"),
-        ("u\u{302}", "û"),
-        ("a\u{308}", "ä"),
-        ("e\u{308}", "ë"),
-        ("i\u{308}", "ï"),
-        ("o\u{308}", "ö"),
-        ("u\u{308}", "ü"),
-        ("y\u{308}", "ÿ"),
-        ("A\u{308}", "Ä"),
-        ("O\u{308}", "Ö"),
-        ("U\u{308}", "Ü"),
-        ("a\u{303}", "ã"),
-        ("o\u{303}", "õ"),
-        ("n\u{303}", "ñ"),
-        ("N\u{303}", "Ñ"),
-        ("c\u{327}", "ç"),
-        ("C\u{327}", "Ç"),
-        ("s\u{327}", "ş"),
-        ("S\u{327}", "Ş"),
-        ("c\u{30c}", "č"),
-        ("s\u{30c}", "š"),
-        ("z\u{30c}", "ž"),
-        ("r\u{30c}", "ř"),
-        ("e\u{30c}", "ě"),
-        ("n\u{30c}", "ň"),
-        ("C\u{30c}", "Č"),
-        ("S\u{30c}", "Š"),
-        ("Z\u{30c}", "Ž"),
-        ("R\u{30c}", "Ř"),
-        ("o\u{30b}", "ő"),
-        ("u\u{30b}", "ű"),
-        ("a\u{30a}", "å"),
-        ("u\u{30a}", "ů"),
-        ("g\u{306}", "ğ"),
-        ("a\u{306}", "ă"),
-        ("e\u{328}", "ę"),
-        ("a\u{328}", "ą"),
-        ("z\u{307}", "ż"),
-        ("Z\u{307}", "Ż"),
-    ];
-    TABLE
-        .iter()
-        .find(|(k, _)| *k == s)
-        .map(|(_, v)| v.to_string())
-        .unwrap_or_else(|| s.to_string())
+    crate::render::tex_text::push_plain(&mut out, s);
+    out
 }
 
 #[cfg(test)]
@@ -451,6 +294,13 @@ mod latex_tests {
         assert_eq!(latex_accents("G\\\"{o}tz"), "Götz");
         assert_eq!(latex_accents("\\v{S}imon"), "Šimon");
         assert_eq!(latex_accents("plain"), "plain");
-        assert_eq!(latex_accents("50\\%"), "50\\%");
+        assert_eq!(latex_accents("50\\%"), "50%");
+        assert_eq!(latex_accents("\\foo{x}"), "\\foo{x}");
+        // One letter each, as the page's own TeX reader composes them.
+        assert_eq!(
+            latex_accents("Ko\\'nczak, Przemys{\\l}aw"),
+            "Kończak, Przemysław"
+        );
+        assert_eq!(latex_accents("Ko\\'nczak").chars().count(), 7);
     }
 }
