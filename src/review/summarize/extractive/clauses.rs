@@ -61,6 +61,9 @@ pub(super) fn best_span(sentence: &str, max: usize, score: &dyn Fn(&str) -> f64)
                 continue;
             }
             let raw = sentence[start..end].trim_start_matches(SEPARATORS);
+            if fronted_clause_alone(raw, &sentence[end..]) {
+                continue;
+            }
             let text = tidy_end(strip_connector(raw));
             let len = text.chars().count();
             if len > max {
@@ -79,6 +82,77 @@ pub(super) fn best_span(sentence: &str, max: usize, score: &dyn Fn(&str) -> f64)
         Some((_, text)) => capitalize(&text),
         None => shorten(sentence, max),
     }
+}
+
+/// Whether `span` is only the clause that comes before the sentence's subject, ended by
+/// its comma: a purpose, means or circumstance ("To further boost the accuracy of angular
+/// information | , a deep neural network is introduced", "Compared to BLAST-based methods
+/// | , …"), which says nothing on its own.
+pub(super) fn fronted_clause_alone(span: &str, after: &str) -> bool {
+    const FRONTING: &[&str] = &[
+        "to",
+        "in order to",
+        "by",
+        "using",
+        "with",
+        "without",
+        "although",
+        "though",
+        "when",
+        "while",
+        "whereas",
+        "since",
+        "because",
+        "if",
+        "as",
+        "after",
+        "before",
+        "unlike",
+        "despite",
+        "given",
+        "through",
+        "via",
+        "for",
+        "beyond",
+        "upon",
+        "once",
+        "following",
+        "thanks",
+        "due",
+        "owing",
+        "in contrast",
+        "compared",
+        "based",
+        "inspired",
+        "motivated",
+        "building",
+        "leveraging",
+        "from",
+        "at",
+        "on",
+        "under",
+        "during",
+        "across",
+        "among",
+    ];
+    // Its comma is still to come (not a shorter cut inside it, "Building on work by
+    // Levenshtein (2003) | and Tonchev (2008), we"), and no subject of its own came first
+    // ("Using simulations we study …").
+    if !after.contains(", ") || span.contains(", ") {
+        return false;
+    }
+    let lower = span.to_lowercase();
+    if [" we ", " our ", " this paper ", " this work "]
+        .iter()
+        .any(|w| lower.contains(w))
+    {
+        return false;
+    }
+    let first = lower.split(' ').next().unwrap_or("");
+    FRONTING
+        .iter()
+        .any(|f| lower.starts_with(f) && lower[f.len()..].starts_with(' '))
+        || (first.len() > 4 && first.ends_with("ing"))
 }
 
 /// Whether a span may end between `before` and `after`: not inside brackets ("recent
@@ -344,6 +418,7 @@ pub fn shorten(text: &str, max: usize) -> String {
         .filter(|&at| {
             head[..at].chars().count() >= max / 2
                 && may_end_at(&head[..at], &text[at..])
+                && !fronted_clause_alone(&head[..at], &text[at..])
                 && !inside(&formulas, at)
         })
         .max();

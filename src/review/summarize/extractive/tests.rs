@@ -356,3 +356,53 @@ fn a_span_does_not_end_on_a_participle_whose_complement_it_cuts_off() {
         summary.headline
     );
 }
+
+#[test]
+fn a_headline_is_not_only_the_clause_before_the_subject() {
+    for (span, after) in [
+        (
+            "To further boost the accuracy of angular information",
+            ", a deep neural network is introduced to map the misaligned target angular positions",
+        ),
+        (
+            "Building on recent work by Levenshtein (2003)",
+            " and Tonchev (2008), several new infinite families are given",
+        ),
+        ("Leveraging sparse autoencoders", ", we find features"),
+    ] {
+        assert!(fronted_clause_alone(span, after), "{span}|{after}");
+    }
+    for (span, after) in [
+        (
+            "Using simulations we study bosons on a lattice",
+            ", finding a supersolid",
+        ),
+        (
+            "To boost accuracy, a network is introduced",
+            " to map angles",
+        ),
+        ("Foo reduces latency by 42%", ", and cuts cost"),
+        ("To boost accuracy", " we introduce a network"),
+    ] {
+        assert!(!fronted_clause_alone(span, after), "{span}|{after}");
+    }
+    // arXiv 2411.17734, whose headline was "To further boost the accuracy of angular
+    // information".
+    let summary = summarize(concat!(
+        "In this paper, a low-cost monopulse receiver with an enhanced direction of arrival ",
+        "(DoA) estimation accuracy via deep neural network (DNN) is proposed. The entire system ",
+        "is composed of a 4-element patch array, a fully planar symmetrical monopulse ",
+        "comparator network, and a down conversion link. In addition, the monopulse radiation ",
+        "patterns and direction of arrival are also decently evaluated. To further boost the ",
+        "accuracy of angular information, a deep neural network is introduced to map the ",
+        "misaligned target angular positions in the measurement to the actual physical location ",
+        "under detection."
+    ));
+    assert!(
+        summary
+            .headline
+            .contains("a deep neural network is introduced"),
+        "{}",
+        summary.headline
+    );
+}
