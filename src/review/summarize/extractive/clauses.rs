@@ -164,7 +164,27 @@ pub(super) fn may_end_at(before: &str, after: &str) -> bool {
             && !splits_a_pair(before, after)
             && !inside_a_list(before, after)
             && !verb_follows(after)
-            && !bare_participle(before, after))
+            && !bare_participle(before, after)
+            && !question_follows(before, after))
+}
+
+/// Whether the cut parts a verb from the question it asks ("…, and assess | which approach
+/// yields the best performance", "we determine | whether"): "which" after a verb, not
+/// after a noun, opens its object, not a clause of its own.
+fn question_follows(before: &str, after: &str) -> bool {
+    const ASKING: &[&str] = &[" which ", " whether ", " how ", " what ", " why "];
+    const BEFORE_A_VERB: &[&str] = &[
+        "and", "or", "to", "we", "can", "will", "would", "could", "may", "might", "must", "should",
+        "not", "also", "then", "further",
+    ];
+    if !ASKING.iter().any(|w| after.starts_with(w)) {
+        return false;
+    }
+    let mut words = before.rsplit(' ');
+    words.next();
+    words
+        .next()
+        .is_some_and(|w| BEFORE_A_VERB.contains(&w.to_ascii_lowercase().as_str()))
 }
 
 /// Whether the text before the cut ends with a clause that is a participle alone, its
@@ -374,6 +394,10 @@ const DANGLING: &[&str] = &[
     "when",
     "where",
     "designed",
+    "i.e.",
+    "e.g.",
+    "viz.",
+    "namely",
 ];
 
 /// The text cut to `max` characters: whole, or up to the last clause boundary that keeps

@@ -406,3 +406,21 @@ fn a_headline_is_not_only_the_clause_before_the_subject() {
         summary.headline
     );
 }
+
+#[test]
+fn a_span_does_not_end_before_the_question_its_verb_asks_nor_on_i_e() {
+    // arXiv 2411.17702 and 2411.17720: their lines ended "…, and assess" and "…, i.e.".
+    assert!(!may_end_at(
+        "we investigate several ways to define positive samples, and assess",
+        " which approach yields the best performance"
+    ));
+    assert!(!may_end_at("we determine", " whether the bound is tight"));
+    assert!(may_end_at(
+        "we train a new model",
+        " which outperforms the baselines"
+    ));
+    assert_eq!(
+        tidy_end("by parallelizing the utilization of heterogeneous compute units, i.e."),
+        "by parallelizing the utilization of heterogeneous compute units"
+    );
+}
