@@ -189,10 +189,22 @@ fn question_follows(before: &str, after: &str) -> bool {
 
 /// Whether the text before the cut ends with a clause that is a participle alone, its
 /// object or complement cut off ("…of LLMs, especially focusing | on their ability",
-/// "…, relying | on"). Punctuation after it ends the clause there, whole.
+/// "…, relying | on"), or with a past participle whose agent or ground follows ("a
+/// nonlinear system governed | by", "a graph tailored | for"). Punctuation after it ends
+/// the clause there, whole.
 fn bare_participle(before: &str, after: &str) -> bool {
     if after.starts_with([',', ';', ':', ')']) {
         return false;
+    }
+    let last = before.rsplit(' ').next().unwrap_or("");
+    if last.len() > 4
+        && last.ends_with("ed")
+        && last.chars().all(|c| c.is_ascii_lowercase())
+        && [" by ", " on ", " upon ", " for ", " with "]
+            .iter()
+            .any(|p| after.starts_with(p))
+    {
+        return true;
     }
     let Some((_, clause)) = before.rsplit_once(", ") else {
         return false;
@@ -398,6 +410,9 @@ const DANGLING: &[&str] = &[
     "e.g.",
     "viz.",
     "namely",
+    "but",
+    "also",
+    "rather",
 ];
 
 /// The text cut to `max` characters: whole, or up to the last clause boundary that keeps

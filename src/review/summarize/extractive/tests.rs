@@ -325,6 +325,15 @@ fn a_span_does_not_end_on_a_participle_whose_complement_it_cuts_off() {
         ),
         ("a new scheduler, relying", " on idle cores"),
         ("a dataset of trials, based", " on registries"),
+        // A past participle's agent or ground (feed abstracts of 2207.08388 and others).
+        (
+            "we study the dynamics of a nonlinear system governed",
+            " by an ordinary differential equation",
+        ),
+        (
+            "a system which models an infectious disease caused",
+            " by a virus",
+        ),
     ] {
         assert!(!may_end_at(before, after), "{before}|{after}");
     }
@@ -336,6 +345,8 @@ fn a_span_does_not_end_on_a_participle_whose_complement_it_cuts_off() {
             " on three benchmarks",
         ),
         ("a method for efficient training", " on GPUs"),
+        ("the tension is reduced", ", as the data show"),
+        ("the red one is", " by far the best"),
     ] {
         assert!(may_end_at(before, after), "{before}|{after}");
     }
@@ -419,6 +430,10 @@ fn a_span_does_not_end_before_the_question_its_verb_asks_nor_on_i_e() {
         "we train a new model",
         " which outperforms the baselines"
     ));
+    assert_eq!(
+        tidy_end("or focus on detection rather"),
+        "or focus on detection"
+    );
     assert_eq!(
         tidy_end("by parallelizing the utilization of heterogeneous compute units, i.e."),
         "by parallelizing the utilization of heterogeneous compute units"
