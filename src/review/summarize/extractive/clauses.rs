@@ -25,12 +25,11 @@ const CLAUSE_BOUNDARIES: &[&str] = &[
     " through ",
     " using ",
     " via ",
-    " compared ",
-    " than ",
-    " across ",
-    " on ",
-    " for ",
 ];
+
+/// Where a span the scorer weighs may also end, though not a text cut to fit (`shorten`):
+/// before a phrase that qualifies what came before it.
+const PHRASE_BOUNDARIES: &[&str] = &[" compared ", " than ", " across ", " on ", " for "];
 
 /// The sentence whole if it fits in `max` characters; else the run of its clauses that
 /// fits and says the most (by `score`), a run that starts the sentence preferred, since it
@@ -42,6 +41,7 @@ pub(super) fn best_span(sentence: &str, max: usize, score: &dyn Fn(&str) -> f64)
     }
     let mut cuts: Vec<usize> = CLAUSE_BOUNDARIES
         .iter()
+        .chain(PHRASE_BOUNDARIES)
         .flat_map(|b| sentence.match_indices(b).map(|(at, _)| at))
         .filter(|&at| at > 0)
         .collect();
@@ -429,29 +429,8 @@ pub fn shorten(text: &str, max: usize) -> String {
         .map(|(b, _)| b)
         .unwrap_or(text.len());
     let head = &text[..cut_at];
-    let boundaries = [
-        ", ",
-        "; ",
-        ": ",
-        " - ",
-        " -- ",
-        " --- ",
-        " – ",
-        " — ",
-        " while ",
-        " whereas ",
-        " where ",
-        " which ",
-        " but ",
-        " by ",
-        " with ",
-        " and ",
-        " through ",
-        " using ",
-        " via ",
-    ];
     let formulas = formula_spans(text);
-    let best = boundaries
+    let best = CLAUSE_BOUNDARIES
         .iter()
         .flat_map(|b| head.match_indices(b).map(|(at, _)| at))
         .filter(|&at| {
