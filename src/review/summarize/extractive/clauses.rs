@@ -93,7 +93,6 @@ pub(super) fn fronted_clause_alone(span: &str, after: &str) -> bool {
         "to",
         "in order to",
         "by",
-        "using",
         "with",
         "without",
         "although",
@@ -116,7 +115,6 @@ pub(super) fn fronted_clause_alone(span: &str, after: &str) -> bool {
         "beyond",
         "upon",
         "once",
-        "following",
         "thanks",
         "due",
         "owing",
@@ -125,13 +123,10 @@ pub(super) fn fronted_clause_alone(span: &str, after: &str) -> bool {
         "based",
         "inspired",
         "motivated",
-        "building",
-        "leveraging",
         "from",
         "at",
         "on",
         "under",
-        "during",
         "across",
         "among",
     ];
@@ -149,6 +144,7 @@ pub(super) fn fronted_clause_alone(span: &str, after: &str) -> bool {
         return false;
     }
     let first = lower.split(' ').next().unwrap_or("");
+    // "Using …", "Building on …", "During …": any -ing word.
     FRONTING
         .iter()
         .any(|f| lower.starts_with(f) && lower[f.len()..].starts_with(' '))
@@ -197,9 +193,7 @@ fn bare_participle(before: &str, after: &str) -> bool {
         return false;
     }
     let last = before.rsplit(' ').next().unwrap_or("");
-    if last.len() > 4
-        && last.ends_with("ed")
-        && last.chars().all(|c| c.is_ascii_lowercase())
+    if participle(last, &["ed"])
         && [" by ", " on ", " upon ", " for ", " with "]
             .iter()
             .any(|p| after.starts_with(p))
@@ -213,10 +207,15 @@ fn bare_participle(before: &str, after: &str) -> bool {
     let Some((last, lead)) = words.split_last() else {
         return false;
     };
-    let participle = last.len() > 4
-        && last.chars().all(|c| c.is_ascii_lowercase())
-        && (last.ends_with("ing") || last.ends_with("ed"));
-    participle && lead.iter().all(|w| w.len() > 3 && w.ends_with("ly"))
+    participle(last, &["ing", "ed"]) && lead.iter().all(|w| w.len() > 3 && w.ends_with("ly"))
+}
+
+/// Whether `word` looks like a participle: a lower-case word longer than "used" with one of
+/// these endings.
+fn participle(word: &str, endings: &[&str]) -> bool {
+    word.len() > 4
+        && word.chars().all(|c| c.is_ascii_lowercase())
+        && endings.iter().any(|e| word.ends_with(e))
 }
 
 /// Whether the cut falls before a list's last item: the text before it ends with a short
