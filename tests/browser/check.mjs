@@ -131,6 +131,20 @@ try {
     await shot(dark.page, "paper-dark");
     await dark.context.close();
   }
+  // A paper's page shows every author, none cut off at the edge (a card may cut its line).
+  for (const viewport of [{ width: 1200, height: 900 }, { width: 375, height: 800 }]) {
+    const { page, context } = await open("papers/1706.03762/", { viewport });
+    const clipped = await page.locator("article.paper .authors a").evaluateAll((as) => {
+      const box = as[0].parentElement.getBoundingClientRect();
+      return as.filter((a) => {
+        const r = a.getBoundingClientRect();
+        return r.width === 0 || r.right > box.right + 1 || r.bottom > box.bottom + 1;
+      }).map((a) => a.textContent);
+    });
+    const count = await page.locator("article.paper .authors a").count();
+    check(`${viewport.width} px: a paper's page shows all its ${count} authors`, count === 8 && clipped.length === 0, `cut off: ${clipped.join(", ")}`);
+    await context.close();
+  }
   // Phones: no horizontal scroll at 375 px.
   const pages = ["", "digests/2025-W34/", "papers/2604.03438/", "papers/2306.03845/", "categories/cs.AI/",
     "categories/cs.AI/page/2/", "categories/", "archive/", "authors/", "authors/taher-a-ghaleb/", "search/?q=testing", "404.html"];

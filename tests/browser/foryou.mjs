@@ -103,6 +103,11 @@ try {
   }, [...chosen, oldId]);
   check("old saved vectors are taken afresh from the week files, and kept", fresh.length === 4 && fresh.every((f) => f[2]), JSON.stringify(fresh));
   await shot("foryou-page");
+  // On a phone the picks wrap to the screen, their author lines cut at its edge.
+  await page.setViewportSize({ width: 375, height: 800 });
+  const [sw, cw] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+  check("For you with picks, 375 px: no sideways scroll", sw <= cw, `scrollWidth ${sw} > ${cw}`);
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   // A corrupt saved value: the page recovers, says so, and keeps the value aside.
   await page.evaluate(() => localStorage.setItem("paperboy.saved", "{not json"));
