@@ -84,9 +84,35 @@ const ABBREVIATIONS: &[&str] = &[
     "approx", "no", "dr", "prof", "etc", "al", "viz", "ca", "st", "mr", "ms", "jr",
 ];
 
+/// `\%` as `%` where it is text; inside `$…$` it stays escaped, since a bare `%` there
+/// starts a TeX comment and the page showed "achieve 25 accuracy" for `$25\%$`.
+fn percent_as_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_math = false;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some('%') if !in_math => out.push('%'),
+                Some(next) => {
+                    out.push('\\');
+                    out.push(next);
+                }
+                None => out.push('\\'),
+            },
+            '$' => {
+                in_math = !in_math;
+                out.push('$');
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 /// The abstract's sentences, white space folded; a LaTeX `~` is a space.
 pub fn sentences(text: &str) -> Vec<String> {
-    let text = crate::sources::xml::fold_whitespace(&text.replace('~', " ").replace("\\%", "%"));
+    let text = crate::sources::xml::fold_whitespace(&percent_as_text(&text.replace('~', " ")));
     let chars: Vec<char> = text.chars().collect();
     let mut out = Vec::new();
     let mut start = 0;

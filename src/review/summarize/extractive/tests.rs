@@ -439,3 +439,17 @@ fn a_span_does_not_end_before_the_question_its_verb_asks_nor_on_i_e() {
         "by parallelizing the utilization of heterogeneous compute units"
     );
 }
+
+#[test]
+fn a_percent_in_a_formula_stays_escaped_and_shows() {
+    // arXiv 2004.03322: `$25\%$` became `$25%$`, whose `%` TeX reads as a comment, and the
+    // headline said "achieve 25 accuracy".
+    let s = sentences(r"A set of $100$ tests achieves $25\%$ accuracy, or 30\% in all.");
+    assert_eq!(
+        s,
+        [r"A set of $100$ tests achieves $25\%$ accuracy, or 30% in all."]
+    );
+    let html = crate::render::math::text_with_math(&s[0]);
+    let text = regex::Regex::new("<[^>]*>").unwrap().replace_all(&html, "");
+    assert!(text.contains("25%"), "{html}");
+}
