@@ -80,7 +80,9 @@ pub fn formulas(s: &str) -> impl Iterator<Item = Formula> + '_ {
 
 /// Finds the next formula from `from`. `$…$` by the rules Pandoc uses: the opening `$` is
 /// followed by a non-space, the closing one is preceded by a non-space and not followed
-/// by a digit, and `\$` is a literal dollar. `$$…$$`, `\(…\)` and `\[…\]` up to their
+/// by a digit, and `\$` is a literal dollar. One exception: a closing `$` after a space
+/// closes a body with a TeX command, `_`, `^` or `{` in it, as on arXiv, whose pages
+/// render `$W_Q\left( A_n \right) $`; "$5 and $10" stays text. `$$…$$`, `\(…\)` and `\[…\]` up to their
 /// closing pair.
 fn next_formula(s: &str, from: usize) -> Option<Formula> {
     let bytes = s.as_bytes();
@@ -137,7 +139,8 @@ fn next_formula(s: &str, from: usize) -> Option<Formula> {
             while let Some(found) = memchr::memchr(b'$', &bytes[j..]) {
                 j += found;
                 if bytes[j - 1] != b'\\' {
-                    let closes = !bytes[j - 1].is_ascii_whitespace()
+                    let closes = (!bytes[j - 1].is_ascii_whitespace()
+                        || looks_like_tex(&bytes[body_start..j]))
                         && !bytes.get(j + 1).is_some_and(|b| b.is_ascii_digit());
                     if closes {
                         return Some(Formula {
@@ -154,6 +157,11 @@ fn next_formula(s: &str, from: usize) -> Option<Formula> {
         i += 1;
     }
     None
+}
+
+/// Whether a `$…$` body is TeX rather than prose between two dollar amounts.
+fn looks_like_tex(body: &[u8]) -> bool {
+    body.iter().any(|b| matches!(b, b'\\' | b'_' | b'^' | b'{'))
 }
 
 /// A display environment at `at` (`\begin{equation*}…\end{equation*}`), whole: the

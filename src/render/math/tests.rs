@@ -131,6 +131,13 @@ fn math_becomes_mathml_and_money_stays() {
         }]
     );
     assert_eq!(formulas("$ x$ and $y $").count(), 0);
+    // arXiv 2411.17737: a space before the closing dollar of a body that is TeX.
+    let spaced = text_with_math("the matrix $W_Q\\left( A_n \\right) $ of the graph");
+    assert!(
+        spaced.starts_with("the matrix <math") && spaced.ends_with("</math> of the graph"),
+        "{spaced}"
+    );
+    assert_eq!(text_with_math("from $5 or $10"), "from $5 or $10");
 }
 
 #[test]
