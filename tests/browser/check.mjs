@@ -145,6 +145,16 @@ try {
     check(`${viewport.width} px: a paper's page shows all its ${count} authors`, count === 8 && clipped.length === 0, `cut off: ${clipped.join(", ")}`);
     await context.close();
   }
+  // An author's list at 375 px: a paper's category and date are never cut at a hyphen
+  // ("cond-" | "mat.stat-mech", "2010-" | "05-28").
+  {
+    const { page, context } = await open("authors/adrian-del-maestro/", { viewport: { width: 375, height: 800 } });
+    const broken = await page.locator(".author-list .muted").evaluateAll((ms) =>
+      ms.filter((m) => m.getClientRects().length !== 1).map((m) => m.textContent));
+    const lines = await page.locator(".author-list .muted").count();
+    check("375 px: an author's lines keep category and date whole", lines === 10 && broken.length === 0, `split: ${broken.join(" | ")}`);
+    await context.close();
+  }
   // Phones: no horizontal scroll at 375 px.
   const pages = ["", "digests/2025-W34/", "papers/2604.03438/", "papers/2306.03845/", "categories/cs.AI/",
     "categories/cs.AI/page/2/", "categories/", "archive/", "authors/", "authors/taher-a-ghaleb/", "search/?q=testing", "404.html"];
