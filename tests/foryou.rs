@@ -110,7 +110,7 @@ fn every_week_has_its_papers_vectors_and_the_page_lists_the_newest_weeks() {
         risk[9]
             .as_str()
             .unwrap()
-            .contains("<mo>&gt;</mo><mn>98</mn></math> pass rates"),
+            .contains("<mo>&gt;</mo><mn>98</mn><mi>%</mi></math> pass rates"),
         "{risk}"
     );
     // A reader's browser loads only the newest weeks: the example keeps twelve.
