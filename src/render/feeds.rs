@@ -71,8 +71,9 @@ pub fn atom(meta: &FeedMeta, site: &Site, papers: &[usize], urls: &Urls) -> anyh
         let f = &p.front;
         let link = urls.permalink(&super::views::paper_rel(p));
         out.push_str("  <entry>\n");
-        // A feed reader shows text: TeX's accents and dashes applied, formulas as LaTeX.
-        let title = super::math::plain_text(&f.title);
+        // A feed reader shows text: TeX's accents and dashes applied, small formulas as
+        // Unicode, others as LaTeX.
+        let title = super::math::readable_text(&f.title);
         out.push_str(&format!("    <title>{}</title>\n", xml_text(&title)));
         out.push_str(&format!(
             "    <link rel=\"alternate\" type=\"text/html\" href=\"{}\"/>\n",

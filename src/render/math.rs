@@ -42,6 +42,27 @@ pub fn plain_text(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `plain_text` with each small formula as Unicode text where it has one (`QC$_2$D` is
+/// "QC₂D"), for what a reader sees without markup: a page's `<title>`, its preview, an
+/// email. Not for the search index, which reads formulas' words as they were typed.
+pub fn readable_text(s: &str) -> Cow<'_, str> {
+    if !s.contains('$') && !s.contains('\\') {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut at = 0;
+    for formula in formulas(s) {
+        super::tex_text::push_plain(&mut out, &s[at..formula.source.start]);
+        match unicode::formula_text(&s[formula.body.clone()]) {
+            Some(text) if !formula.display => out.push_str(&text),
+            _ => out.push_str(&s[formula.source.clone()]),
+        }
+        at = formula.source.end;
+    }
+    super::tex_text::push_plain(&mut out, &s[at..]);
+    Cow::Owned(out)
+}
+
 /// Each formula of `s` that renders, as its source and its MathML set inline: for a search
 /// result's snippet, a line of text that a formula set apart would break.
 pub fn inline_mathml(s: &str) -> impl Iterator<Item = (&str, String)> + '_ {
@@ -366,3 +387,4 @@ pub fn html_if_tex(s: &str) -> String {
 
 #[cfg(test)]
 mod tests;
+mod unicode;

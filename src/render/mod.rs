@@ -49,10 +49,11 @@ pub fn load_templates(root: &Path, theme: &str) -> Result<tera::Tera> {
     tera.register_filter("math", |s: &str, _: tera::Kwargs, _: &tera::State| {
         math::text_with_math(s)
     });
-    // `{{ title | tex }}`: plain text with TeX's accents, quotes and dashes applied, for
-    // where markup cannot go (`<title>`, an attribute, an email's text).
+    // `{{ title | tex }}`: plain text with TeX's accents, quotes and dashes applied and
+    // small formulas as Unicode, for where markup cannot go (`<title>`, an attribute, an
+    // email's text).
     tera.register_filter("tex", |s: &str, _: tera::Kwargs, _: &tera::State| {
-        math::plain_text(s).into_owned()
+        math::readable_text(s).into_owned()
     });
     tera.register_filter("wrap", crate::email::text::wrap_filter);
     // Tera 2's group_by keeps no order; this one sorts groups by key, as Tera 1's did.

@@ -120,7 +120,7 @@ fn accent(name: &str) -> Option<char> {
 }
 
 /// Letters and marks TeX names: `Stra\ss e`, `\o`, `\ldots`.
-fn symbol(name: &str) -> Option<&'static str> {
+pub(crate) fn symbol(name: &str) -> Option<&'static str> {
     Some(match name {
         "ss" => "ß",
         "o" => "ø",

@@ -207,3 +207,21 @@ fn broken_math_stays_source_and_nothing_is_injected() {
     );
     assert!(!lt.contains("<<"), "{lt}");
 }
+
+#[test]
+fn readable_text_writes_small_formulas_as_unicode() {
+    // arXiv 2103.07442 and 2411.17737: their tabs read "QC$_2$D" and "graph $A_n$".
+    assert_eq!(
+        readable_text("Quark Density in Lattice QC$_2$D and $ω$Test"),
+        "Quark Density in Lattice QC₂D and ωTest"
+    );
+    assert_eq!(
+        readable_text("the Dynkin graph $A_n$"),
+        "the Dynkin graph Aₙ"
+    );
+    // What has no Unicode form keeps its LaTeX; money is not a formula.
+    assert_eq!(
+        readable_text("Schr\\\"odinger on $\\mathbb{R}^4$ for $5 or $10"),
+        "Schrödinger on $\\mathbb{R}^4$ for $5 or $10"
+    );
+}
