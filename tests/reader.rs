@@ -126,7 +126,10 @@ fn math_is_mathml_on_pages_and_text_in_feeds() {
         .collect();
     assert!(!feeds.is_empty(), "a category feed lists 2306.03845");
     for f in &feeds {
-        assert!(f.contains("<title>ωTest: WebView"), "a feed's title reads ωTest");
+        assert!(
+            f.contains("<title>ωTest: WebView"),
+            "a feed's title reads ωTest"
+        );
         assert!(!f.contains("<math"));
     }
 }

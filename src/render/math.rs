@@ -46,7 +46,7 @@ pub fn plain_text(s: &str) -> Cow<'_, str> {
 /// "QC₂D"), for what a reader sees without markup: a page's `<title>`, its preview, an
 /// email. Not for the search index, which reads formulas' words as they were typed.
 pub fn readable_text(s: &str) -> Cow<'_, str> {
-    if !s.contains('$') && !s.contains('\\') {
+    if !s.contains('$') && !super::tex_text::has_tex(s) {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len());

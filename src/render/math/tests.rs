@@ -219,6 +219,11 @@ fn readable_text_writes_small_formulas_as_unicode() {
         readable_text("the Dynkin graph $A_n$"),
         "the Dynkin graph Aₙ"
     );
+    // TeX's dashes and quotes apply without a formula too, as in `plain_text`.
+    assert_eq!(
+        readable_text("Cognitive Workspace -- An ``Empirical'' Study"),
+        "Cognitive Workspace – An “Empirical” Study"
+    );
     // What has no Unicode form keeps its LaTeX; money is not a formula.
     assert_eq!(
         readable_text("Schr\\\"odinger on $\\mathbb{R}^4$ for $5 or $10"),
