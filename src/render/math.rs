@@ -8,6 +8,8 @@ use pulldown_latex::{Parser, RenderConfig, Storage, push_mathml};
 use std::borrow::Cow;
 use std::ops::Range;
 
+mod unicode;
+
 /// Feed text as HTML with its math as MathML.
 pub fn text_with_math(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 16);
@@ -103,8 +105,8 @@ pub fn formulas(s: &str) -> impl Iterator<Item = Formula> + '_ {
 /// followed by a non-space, the closing one is preceded by a non-space and not followed
 /// by a digit, and `\$` is a literal dollar. One exception: a closing `$` after a space
 /// closes a body with a TeX command, `_`, `^` or `{` in it, as on arXiv, whose pages
-/// render `$W_Q\left( A_n \right) $`; "$5 and $10" stays text. `$$…$$`, `\(…\)` and `\[…\]` up to their
-/// closing pair.
+/// render `$W_Q\left( A_n \right) $`; "$5 and $10" stays text. `$$…$$`, `\(…\)` and
+/// `\[…\]` up to their closing pair.
 fn next_formula(s: &str, from: usize) -> Option<Formula> {
     let bytes = s.as_bytes();
     let mut i = from;
@@ -387,4 +389,3 @@ pub fn html_if_tex(s: &str) -> String {
 
 #[cfg(test)]
 mod tests;
-mod unicode;
