@@ -30,35 +30,30 @@ pub fn text_with_math(s: &str) -> String {
 /// email, the search index): its TeX text applied, its formulas as their LaTeX. Borrowed
 /// when it has no TeX, as most text has none.
 pub fn plain_text(s: &str) -> Cow<'_, str> {
-    if !super::tex_text::has_tex(s) {
-        return Cow::Borrowed(s);
-    }
-    let mut out = String::with_capacity(s.len());
-    let mut at = 0;
-    for formula in formulas(s) {
-        super::tex_text::push_plain(&mut out, &s[at..formula.source.start]);
-        out.push_str(&s[formula.source.clone()]);
-        at = formula.source.end;
-    }
-    super::tex_text::push_plain(&mut out, &s[at..]);
-    Cow::Owned(out)
+    plain(s, false)
 }
 
 /// `plain_text` with each small formula as Unicode text where it has one (`QC$_2$D` is
 /// "QC₂D"), for what a reader sees without markup: a page's `<title>`, its preview, an
 /// email. Not for the search index, which reads formulas' words as they were typed.
 pub fn readable_text(s: &str) -> Cow<'_, str> {
-    if !s.contains('$') && !super::tex_text::has_tex(s) {
+    plain(s, true)
+}
+
+fn plain(s: &str, formulas_as_unicode: bool) -> Cow<'_, str> {
+    // Text with no TeX mark is itself; so is its formulas' LaTeX, unless they are turned.
+    let turned = formulas_as_unicode && s.contains('$');
+    if !(super::tex_text::has_tex(s) || turned) {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len());
     let mut at = 0;
     for formula in formulas(s) {
         super::tex_text::push_plain(&mut out, &s[at..formula.source.start]);
-        match unicode::formula_text(&s[formula.body.clone()]) {
-            Some(text) if !formula.display => out.push_str(&text),
-            _ => out.push_str(&s[formula.source.clone()]),
-        }
+        let text = (formulas_as_unicode && !formula.display)
+            .then(|| unicode::formula_text(&s[formula.body.clone()]))
+            .flatten();
+        out.push_str(text.as_deref().unwrap_or(&s[formula.source.clone()]));
         at = formula.source.end;
     }
     super::tex_text::push_plain(&mut out, &s[at..]);

@@ -84,29 +84,17 @@ const ABBREVIATIONS: &[&str] = &[
     "approx", "no", "dr", "prof", "etc", "al", "viz", "ca", "st", "mr", "ms", "jr",
 ];
 
-/// `\%` as `%` where it is text; inside `$…$` it stays escaped, since a bare `%` there
+/// `\%` as `%` where it is text; inside a formula it stays escaped, since a bare `%` there
 /// starts a TeX comment and the page showed "achieve 25 accuracy" for `$25\%$`.
 fn percent_as_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    let mut in_math = false;
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => match chars.next() {
-                Some('%') if !in_math => out.push('%'),
-                Some(next) => {
-                    out.push('\\');
-                    out.push(next);
-                }
-                None => out.push('\\'),
-            },
-            '$' => {
-                in_math = !in_math;
-                out.push('$');
-            }
-            _ => out.push(c),
-        }
+    let mut at = 0;
+    for formula in crate::render::math::formulas(text) {
+        out.push_str(&text[at..formula.source.start].replace("\\%", "%"));
+        out.push_str(&text[formula.source.clone()]);
+        at = formula.source.end;
     }
+    out.push_str(&text[at..].replace("\\%", "%"));
     out
 }
 
