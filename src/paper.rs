@@ -212,6 +212,20 @@ impl PaperId {
         self.0.replace('/', "-")
     }
 
+    /// The month an arXiv id names (`2103.07442`, `hep-th/9901001`: March 2021, January
+    /// 1999), as year and month; none for other ids.
+    pub fn arxiv_month(&self) -> Option<(i32, u32)> {
+        let yymm = if is_new_style(&self.0) {
+            &self.0[..4]
+        } else {
+            &self.0.split_once('/').filter(|_| is_old_style(&self.0))?.1[..4]
+        };
+        let (yy, month): (i32, u32) = (yymm[..2].parse().ok()?, yymm[2..].parse().ok()?);
+        // Old-style ids began in 1991; new-style ones in April 2007.
+        let year = if yy >= 91 { 1900 + yy } else { 2000 + yy };
+        (1..=12).contains(&month).then_some((year, month))
+    }
+
     /// Path under `content/papers/`, sharded by month (arXiv) or by a hash prefix (others).
     pub fn content_path(&self) -> String {
         let shard = if is_new_style(&self.0) {
@@ -228,6 +242,58 @@ impl PaperId {
             )
         };
         format!("{shard}/{}.md", self.slug())
+    }
+}
+
+/// When a paper's first version appeared, as far as its record can tell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FirstVersion {
+    /// The instant its source gave for version 1.
+    Day(DateTime<Utc>),
+    /// Only the month its arXiv id names. The record's date is later than that month, so it
+    /// is a later version's: arXiv's announcement feed gives a replaced paper the day of its
+    /// new version, and a record made from one version's page that version's date.
+    Month { year: i32, month: u32 },
+}
+
+impl FirstVersion {
+    /// What `published` says of version 1 of paper `id`. An arXiv id is given in the month
+    /// of its first version (at most a day later, across time zones), so a date past that
+    /// is a later version's.
+    pub fn of(id: &PaperId, published: DateTime<Utc>) -> FirstVersion {
+        let Some((year, month)) = id.arxiv_month() else {
+            return FirstVersion::Day(published);
+        };
+        let (next_year, next_month) = if month == 12 {
+            (year + 1, 1)
+        } else {
+            (year, month + 1)
+        };
+        let too_late = NaiveDate::from_ymd_opt(next_year, next_month, 2)
+            .and_then(|d| d.and_hms_opt(0, 0, 0))
+            .map(|t| t.and_utc());
+        match too_late {
+            Some(t) if published >= t => FirstVersion::Month { year, month },
+            _ => FirstVersion::Day(published),
+        }
+    }
+
+    pub fn year(&self) -> i32 {
+        match *self {
+            FirstVersion::Day(t) => t.year(),
+            FirstVersion::Month { year, .. } => year,
+        }
+    }
+
+    /// The instant papers are ordered by: the day's, or the month's first.
+    pub fn instant(&self) -> DateTime<Utc> {
+        match *self {
+            FirstVersion::Day(t) => t,
+            FirstVersion::Month { year, month } => NaiveDate::from_ymd_opt(year, month, 1)
+                .and_then(|d| d.and_hms_opt(0, 0, 0))
+                .map(|t| t.and_utc())
+                .unwrap_or_default(),
+        }
     }
 }
 
@@ -308,6 +374,49 @@ mod tests {
         let id = PaperId::from_doi("10.1101/2025.04.10.648123").unwrap();
         assert_eq!(id.as_str(), "doi-10.1101-2025.04.10.648123");
         assert!(id.content_path().starts_with("doi-"));
+    }
+
+    #[test]
+    fn a_date_past_the_month_of_an_arxiv_id_is_not_the_first_version_s() {
+        let at = |s: &str| DateTime::parse_from_rfc3339(s).unwrap().to_utc();
+        let id = |s: &str| PaperId::parse(s).unwrap();
+        assert_eq!(id("2103.07442").arxiv_month(), Some((2021, 3)), "new style");
+        assert_eq!(id("hep-th/9901001").arxiv_month(), Some((1999, 1)));
+        assert_eq!(id("cs/0503050").arxiv_month(), Some((2005, 3)));
+        assert_eq!(id("doi-10.1101-2025.04.10.648123").arxiv_month(), None);
+        // arXiv's RSS lists v3 of 2103.07442 under the day v3 was announced.
+        let replaced = FirstVersion::of(&id("2103.07442"), at("2024-11-28T05:00:00Z"));
+        assert_eq!(
+            replaced,
+            FirstVersion::Month {
+                year: 2021,
+                month: 3
+            }
+        );
+        assert_eq!(replaced.year(), 2021);
+        assert_eq!(replaced.instant(), at("2021-03-01T00:00:00Z"));
+        // Within the month, or the day after it (time zones), the date is v1's.
+        for t in [
+            "2021-03-31T23:59:59Z",
+            "2021-04-01T03:00:00Z",
+            "2021-02-28T20:00:00Z",
+        ] {
+            assert_eq!(
+                FirstVersion::of(&id("2103.07442"), at(t)),
+                FirstVersion::Day(at(t))
+            );
+        }
+        assert_eq!(
+            FirstVersion::of(&id("1912.00001"), at("2020-01-02T00:00:00Z")),
+            FirstVersion::Month {
+                year: 2019,
+                month: 12
+            }
+        );
+        // A journal paper's date is whatever its feed said.
+        let doi = id("doi-10.1101-2025.04.10.648123");
+        let t = at("2026-01-01T00:00:00Z");
+        assert_eq!(FirstVersion::of(&doi, t), FirstVersion::Day(t));
     }
 
     #[test]

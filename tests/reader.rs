@@ -96,6 +96,61 @@ fn paper_pages_carry_citation_tags_json_ld_and_bibtex() {
     assert!(meta(&oup_html, "citation_arxiv_id").is_empty());
 }
 
+/// arXiv's announcement feed lists a replaced paper under the day its new version was
+/// announced; the example holds 27 such papers, 2103.07442 (v3 announced 2024-11-28) among
+/// them. That day is not when the paper was published, and a reference manager that read
+/// it would cite a 2021 paper as 2024.
+#[test]
+fn a_replaced_paper_from_the_announcement_feed_is_cited_by_its_id_s_month() {
+    let site = built();
+    let f = front(site.path(), "2103/2103.07442.md");
+    assert_eq!(f["published"].to_string(), "2024-11-28T05:00:00Z");
+    assert_eq!(f["version"].as_integer(), Some(3));
+    let html = read(site.path().join("public/papers/2103.07442/index.html"));
+    assert_eq!(meta(&html, "citation_date"), ["2021"]);
+    assert_eq!(meta(&html, "citation_online_date"), ["2024/11/28"]);
+    let json = html
+        .split("<script type=\"application/ld+json\">")
+        .nth(1)
+        .unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&json[..json.find("</script>").unwrap()]).unwrap();
+    assert_eq!(json["datePublished"], "2021-03");
+    assert_eq!(json["dateModified"], "2024-11-28T05:00:00Z");
+    let bib = html.split("<pre>").nth(1).unwrap();
+    assert!(
+        bib.starts_with("@misc{begun2021quark,") && bib.contains("year={2021}"),
+        "{bib}"
+    );
+    // The page says what it knows: the month of v1, and the day of v3.
+    assert!(
+        html.contains("<dt>Published</dt><dd><time datetime=\"2021-03\">2021-03</time></dd>"),
+        "published"
+    );
+    assert!(
+        html.contains("<time datetime=\"2024-11-28T05:00:00Z\">2024-11-28</time> (v3)"),
+        "updated"
+    );
+    let week = read(site.path().join("public/digests/2024-W48/index.html"));
+    let card = &week[week.find("id=\"paper-2103.07442\"").expect("card")..];
+    let card = &card[..card.find("</article>").unwrap()];
+    assert!(
+        card.contains("<time datetime=\"2021-03\">2021-03</time>"),
+        "{card}"
+    );
+    // Atom's `published` is an instant: the entry leaves out the day it does not know.
+    let feed = read(site.path().join("public/categories/hep-lat/atom.xml"));
+    let entry = feed
+        .split("<entry>")
+        .find(|e| e.contains("/papers/2103.07442/"))
+        .unwrap();
+    assert!(!entry.contains("<published>"), "{entry}");
+    assert!(entry.contains("<updated>2024-11-28T05:00:00Z</updated>"));
+    // A paper the API gave with v1's day keeps it.
+    let api = read(site.path().join("public/papers/2604.03438/index.html"));
+    assert_eq!(meta(&api, "citation_date"), ["2026/04/03"]);
+}
+
 #[test]
 fn math_is_mathml_on_pages_and_text_in_feeds() {
     let site = built();

@@ -264,7 +264,8 @@ pub(super) fn newest(site: &Site, ids: impl Iterator<Item = usize>, limit: usize
     let mut list: Vec<usize> = ids.collect();
     list.sort_by(|&a, &b| {
         let (a, b) = (&site.papers[a].front, &site.papers[b].front);
-        b.published.cmp(&a.published).then_with(|| a.id.cmp(&b.id))
+        let (ta, tb) = (a.first_version().instant(), b.first_version().instant());
+        tb.cmp(&ta).then_with(|| a.id.cmp(&b.id))
     });
     list.truncate(limit);
     list

@@ -87,11 +87,14 @@ pub fn atom(meta: &FeedMeta, site: &Site, papers: &[usize], urls: &Urls) -> anyh
             ));
         }
         out.push_str(&format!("    <id>{}</id>\n", xml_text(&link)));
-        out.push_str(&format!(
-            "    <published>{}</published>\n",
-            f.published
-                .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
-        ));
+        // Atom's `published` is an instant: a record that knows only the month of version
+        // 1 (`FirstVersion::Month`) leaves it out rather than name a day it does not know.
+        if let crate::paper::FirstVersion::Day(t) = f.first_version() {
+            out.push_str(&format!(
+                "    <published>{}</published>\n",
+                t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+            ));
+        }
         out.push_str(&format!(
             "    <updated>{}</updated>\n",
             f.updated.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)

@@ -208,7 +208,7 @@ impl<'a> Weeks<'a> {
                     review.headline,
                     authors.join(", "),
                     primary_category(f),
-                    super::views::ymd(&f.published, '-'),
+                    super::views::first_version_shown(f.first_version(), '-'),
                     vector,
                     html_if_tex(&f.title),
                     html_if_tex(review.headline),

@@ -27,7 +27,7 @@ pub(super) fn index(
     let published: Vec<Newest> = papers
         .iter()
         .map(|p| {
-            let t = &p.front.published;
+            let t = p.front.first_version().instant();
             std::cmp::Reverse((t.timestamp(), t.timestamp_subsec_nanos()))
         })
         .collect();

@@ -339,6 +339,11 @@ impl PaperFront {
         )
     }
 
+    /// When version 1 appeared, as far as `published` can tell (`FirstVersion::of`).
+    pub fn first_version(&self) -> crate::paper::FirstVersion {
+        crate::paper::FirstVersion::of(&self.id, self.published)
+    }
+
     pub fn to_paper(&self) -> crate::paper::Paper {
         crate::paper::Paper {
             id: self.id.clone(),

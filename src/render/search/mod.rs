@@ -388,7 +388,7 @@ pub fn doc_chunk(
                 urls.path(&paper_rel(p)).into(),
                 f.title.as_str().into(),
                 authors.join(", ").into(),
-                crate::render::views::ymd(&f.published, '-').into(),
+                crate::render::views::first_version_shown(f.first_version(), '-').into(),
                 f.primary_category.as_str().into(),
             ];
             let snippet = cut_at_word(

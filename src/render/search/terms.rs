@@ -156,12 +156,12 @@ impl Tokenizer {
         }
         self.used.clear();
         // Filters: the smallest weight, so they never decide a ranking.
-        let year = crate::render::views::ymd(&f.published, '-');
+        let year = f.first_version().year();
         let mut filters: Vec<u32> = f
             .categories
             .iter()
             .map(|c| category_term(c))
-            .chain([format!("y:{}", year.get(..4).unwrap_or(""))])
+            .chain([format!("y:{year:04}")])
             .map(|t| self.id(Cow::Owned(t)))
             .collect();
         filters.sort_unstable();

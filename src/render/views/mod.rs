@@ -2,6 +2,7 @@
 //! documented in themes/default/TEMPLATES.md.
 
 use super::pager;
+use crate::paper::FirstVersion;
 use crate::site::{Author, Category, DigestEntry, PaperEntry, Site, category_slug};
 use serde::Serialize;
 use std::borrow::Cow;
@@ -105,7 +106,7 @@ pub struct PaperView<'a> {
     pub authors: &'a [String],
     /// The first eight authors, comma-separated, then "et al." if there are more.
     pub authors_short: String,
-    /// `2026-02-26`
+    /// `2026-02-26`, or `2021-03` where only the month of version 1 is known.
     pub published: String,
     pub updated: String,
     /// RFC 3339, for `<time datetime>`.
@@ -179,6 +180,23 @@ pub fn ymd(t: &chrono::DateTime<chrono::Utc>, sep: char) -> String {
     .collect()
 }
 
+/// The first version's date as pages show it: `2021-03-04`, or `2021-03` where the record
+/// knows only the month; `sep` between the parts.
+pub fn first_version_shown(v: FirstVersion, sep: char) -> String {
+    match v {
+        FirstVersion::Day(t) => ymd(&t, sep),
+        FirstVersion::Month { year, month } => format!("{year:04}{sep}{month:02}"),
+    }
+}
+
+/// For `<time datetime>` and JSON-LD: RFC 3339, or `2021-03`, which both read as a month.
+pub fn first_version_iso(v: FirstVersion) -> String {
+    match v {
+        FirstVersion::Day(t) => t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        FirstVersion::Month { .. } => first_version_shown(v, '-'),
+    }
+}
+
 /// Authors shown on a card.
 const CARD_AUTHORS: usize = 8;
 
@@ -206,11 +224,9 @@ pub fn paper_view<'a>(site: &'a Site, i: usize, urls: &Urls) -> anyhow::Result<P
         title_html: crate::render::math::text_with_math(&f.title),
         authors: &f.authors,
         authors_short: authors_short(&f.authors),
-        published: ymd(&f.published, '-'),
+        published: first_version_shown(f.first_version(), '-'),
         updated: ymd(&f.updated, '-'),
-        published_iso: f
-            .published
-            .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        published_iso: first_version_iso(f.first_version()),
         updated_iso: f.updated.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
         primary_category: cat_link(primary_category(f)),
         categories: f
@@ -298,7 +314,7 @@ pub fn paper_line<'a>(site: &'a Site, i: usize, urls: &Urls) -> PaperLine<'a> {
         url: urls.path(&paper_rel(p)),
         title: &p.front.title,
         primary_category: &p.front.primary_category,
-        published: ymd(&p.front.published, '-'),
+        published: first_version_shown(p.front.first_version(), '-'),
     }
 }
 

@@ -151,7 +151,12 @@ pub fn paper_page_extras(
             url: urls.path(&paper_rel(&site.papers[r])),
         })
         .collect();
-    let date = ymd(&f.published, '/');
+    // Google Scholar asks for a full date, or the year alone.
+    let first_version = f.first_version();
+    let date = match first_version {
+        FirstVersion::Day(t) => ymd(&t, '/'),
+        FirstVersion::Month { year, .. } => year.to_string(),
+    };
     let mut citation: Vec<(&'static str, String)> = vec![("citation_title", f.title.clone())];
     // Persons, as Google Scholar and reference managers read them: "A. K. L. Wezenaar et
     // al." is one person and more not named.
@@ -196,9 +201,7 @@ pub fn paper_page_extras(
             })
             .collect(),
         date_modified: f.updated.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-        date_published: f
-            .published
-            .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        date_published: first_version_iso(first_version),
         headline: f.title.chars().take(110).collect(),
         identifier: &identifiers,
         image: figure_rel(p).map(|rel| urls.permalink(&rel)),
@@ -213,7 +216,7 @@ pub fn paper_page_extras(
         url: &permalink,
     };
     let json_ld = script_safe(&serde_json::to_string_pretty(&json).expect("JSON-LD serializes"));
-    let year = chrono::Datelike::year(&f.published);
+    let year = first_version.year();
     let key = bibtex_key(&persons, year, &f.title);
     // BibTeX's own word for authors not named.
     let mut names = persons.join(" and ");
