@@ -659,23 +659,26 @@ fn lines_rendered_once_give_the_same_site_as_lines_drawn_on_every_author_page() 
     }
 }
 
-/// A paper by "Ada Prolific" submitted on day `n` of 2026.
+/// A paper by "Ada Prolific" submitted on day `n` of 2026, with an id of that month (a
+/// date past its id's month is a later version's, and pages show the month alone).
 fn prolific_paper(site: &Path, n: usize) {
+    use chrono::Datelike;
     let day = chrono::NaiveDate::from_ymd_opt(2026, 1, 1).unwrap() + chrono::Days::new(n as u64);
-    let id = format!("2601.{n:05}");
+    let yymm = format!("26{:02}", day.month());
+    let id = format!("{yymm}.{n:05}");
     let text = format!(
         "+++\nid = \"{id}\"\nversion = 1\ntitle = \"Result number {n}\"\nauthors = [\"Ada Prolific\", \"Co Author{n}\"]\npublished = {day}T12:00:00Z\nupdated = {day}T12:00:00Z\nprimary_category = \"cs.DC\"\ncategories = [\"cs.DC\"]\nabstract = \"Abstract {n}.\"\nsource = \"arxiv\"\n\n[links]\nabs = \"https://arxiv.org/abs/{id}\"\npdf = \"https://arxiv.org/pdf/{id}v1\"\n+++\n"
     );
-    let dir = site.join("content/papers/2601");
+    let dir = site.join("content/papers").join(yymm);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join(format!("{id}.md")), text).unwrap();
 }
 
 /// The paper ids an author page lists, in order.
 fn listed(html: &str) -> Vec<usize> {
-    html.split("<li id=\"paper-2601.")
+    html.split("<li id=\"paper-26")
         .skip(1)
-        .map(|s| s[..5].parse().unwrap())
+        .map(|s| s[3..8].parse().unwrap())
         .collect()
 }
 
