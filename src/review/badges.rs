@@ -29,11 +29,13 @@ pub fn default_rules() -> Vec<BadgeRule> {
         link,
     };
     vec![
-        // "Accepted to ICS 2026", "to appear in Proceedings of VLDB 2026", "(ICST 2026)".
+        // "Accepted to ICS 2026", "to appear in Proceedings of VLDB 2026", "(ICST 2026)". A
+        // workshop says so ("Workshop on … at ICPADS 2015", "ICALP 2011 Group Testing
+        // Workshop", "SBFT@ICSE 2024"): its paper was not in the conference it is held at.
         rule(
-            "{venue} {year}",
+            "{venue} {year} {workshop}{workshop_after}",
             &["comment", "journal_ref"],
-            r"(?i:accepted|published|to appear|appear(?:s|ing)? in|presented|camera[- ]ready)[^.;]*?\b(?P<venue>[A-Z][A-Za-z]*[A-Z][A-Za-z-]*)[ '’]*(?P<year>(?:19|20)\d{2})\b",
+            r"(?i:accepted|published|to appear|appear(?:s|ing)? in|presented|camera[- ]ready)[^.;]*?(?:\b(?P<workshop>(?i:workshop))\b[^.;]*?)?\b(?P<venue>(?:[A-Z][A-Za-z]*@)?[A-Z][A-Za-z]*[A-Z][A-Za-z-]*)[ '’]*(?P<year>(?:19|20)\d{2})\b(?:[ A-Za-z-]{0,40}?\b(?P<workshop_after>(?i:workshop))\b)?",
             false,
         ),
         rule(
@@ -194,6 +196,38 @@ mod tests {
         assert_eq!(
             badges("T", "", "To appear in NeurIPS'25", 0).0,
             Vec::<String>::new()
+        );
+        // Workshops are named as such.
+        for (comment, badge) in [
+            (
+                "4 pages, to appear in the Proceedings of the 17th International Workshop on Search-Based and Fuzz Testing (SBFT@ICSE 2024)",
+                "SBFT@ICSE 2024 Workshop",
+            ),
+            (
+                "Preprint. Accepted to the Workshop on Automated Testing for Cyber-Physical Systems in the Cloud at ICPADS 2015",
+                "ICPADS 2015 Workshop",
+            ),
+            (
+                "14 pages; to appear in \"Algorithmica\". Part of this work has been presented at the ICALP 2011 Group Testing Workshop; arXiv:1106.3680",
+                "ICALP 2011 Workshop",
+            ),
+            (
+                "Accepted at the NeurIPS 2024 workshop on ML for Systems",
+                "NeurIPS 2024 workshop",
+            ),
+        ] {
+            assert_eq!(badges("T", "", comment, 0).0, [badge], "{comment}");
+        }
+        // A workshop in another sentence is not the venue's.
+        assert_eq!(
+            badges(
+                "T",
+                "",
+                "Accepted to ICS 2026. An early version was at a workshop.",
+                0
+            )
+            .0,
+            ["ICS 2026"]
         );
         assert_eq!(
             badges("T", "", "12 pages, 5 figures", 0).0,
