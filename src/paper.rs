@@ -215,12 +215,16 @@ impl PaperId {
     /// The month an arXiv id names (`2103.07442`, `hep-th/9901001`: March 2021, January
     /// 1999), as year and month; none for other ids.
     pub fn arxiv_month(&self) -> Option<(i32, u32)> {
+        // Both shapes were checked to hold four digits there.
         let yymm = if is_new_style(&self.0) {
-            &self.0[..4]
+            &self.0.as_bytes()[..4]
+        } else if is_old_style(&self.0) {
+            &self.0.as_bytes()[self.0.find('/')? + 1..][..4]
         } else {
-            &self.0.split_once('/').filter(|_| is_old_style(&self.0))?.1[..4]
+            return None;
         };
-        let (yy, month): (i32, u32) = (yymm[..2].parse().ok()?, yymm[2..].parse().ok()?);
+        let two = |at: usize| u32::from(yymm[at] - b'0') * 10 + u32::from(yymm[at + 1] - b'0');
+        let (yy, month) = (two(0) as i32, two(2));
         // Old-style ids began in 1991; new-style ones in April 2007.
         let year = if yy >= 91 { 1900 + yy } else { 2000 + yy };
         (1..=12).contains(&month).then_some((year, month))

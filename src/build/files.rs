@@ -260,15 +260,16 @@ pub(super) fn always(
     out.write(rel, html.as_bytes())
 }
 
+/// The `limit` newest of papers `ids` by their first version, newest first; papers are in
+/// id order, so the index breaks ties as the id would.
 pub(super) fn newest(site: &Site, ids: impl Iterator<Item = usize>, limit: usize) -> Vec<usize> {
-    let mut list: Vec<usize> = ids.collect();
-    list.sort_by(|&a, &b| {
-        let (a, b) = (&site.papers[a].front, &site.papers[b].front);
-        let (ta, tb) = (a.first_version().instant(), b.first_version().instant());
-        tb.cmp(&ta).then_with(|| a.id.cmp(&b.id))
-    });
-    list.truncate(limit);
-    list
+    let mut keyed: Vec<_> = ids.map(|i| (site.newest_first[i], i)).collect();
+    if limit < keyed.len() {
+        keyed.select_nth_unstable(limit);
+        keyed.truncate(limit);
+    }
+    keyed.sort_unstable();
+    keyed.into_iter().map(|(_, i)| i).collect()
 }
 
 pub(super) fn render_feeds(ctx: &Ctx, out: &Output) -> Result<()> {

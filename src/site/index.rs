@@ -51,6 +51,7 @@ pub(super) fn index(
     let (digests, week_of, categories) = weeks?;
     Ok(Site {
         related: vec![Vec::new(); papers.len()],
+        newest_first: published,
         papers,
         digests,
         categories,
@@ -63,8 +64,8 @@ pub(super) fn index(
     })
 }
 
-/// A sort key: newest first by publication time.
-type Newest = std::cmp::Reverse<(i64, u32)>;
+/// A sort key: newest first by publication time (`FirstVersion::instant`).
+pub type Newest = std::cmp::Reverse<(i64, u32)>;
 
 /// Paper id -> index; an id in two files is an error. Borrowed: only the digests are
 /// looked up in it.

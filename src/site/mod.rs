@@ -109,6 +109,8 @@ pub struct Site {
     pub authors: Vec<Author>,
     /// Each paper's authors as indexes into `authors`, in byline order.
     pub authorships: Authorships,
+    /// Paper index -> its key in an order newest first by first version.
+    pub newest_first: Vec<index::Newest>,
     /// Paper index -> related papers, most similar first (filled by `compute_related`).
     pub related: Vec<Vec<usize>>,
     /// The site's own categories, most important first (`Config::site_categories`): the
