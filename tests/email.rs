@@ -257,6 +257,14 @@ fn every_paper_of_the_week_at_a_glance() {
         read(out.path().join("2025-W34.html")).trim_end(),
         html.replace("\r\n", "\n").trim_end()
     );
+    // The inbox's preview line counts the papers in words a reader would write.
+    assert!(html.contains(">86 new papers: "), "preview of 86");
+    assert_ok(&email(site.path(), "2026-W14", out.path(), &[]));
+    let one = read(out.path().join("2026-W14.html"));
+    assert!(
+        one.contains(">1 new paper: Emulator flakiness"),
+        "preview of 1"
+    );
     // A week that does not exist.
     let bad = email(site.path(), "2030-W01", out.path(), &[]);
     assert_eq!(bad.status.code(), Some(1));

@@ -155,6 +155,24 @@ try {
     check("375 px: an author's lines keep category and date whole", lines === 10 && broken.length === 0, `split: ${broken.join(" | ")}`);
     await context.close();
   }
+  // Dates are one word at 375 px: the archive read "2026-03-30 to 2026-" | "04-05", search
+  // results "cs.AR · 2022-" | "05-19". A snippet's marks stand beside a word ("word …",
+  // never "word  …").
+  for (const url of ["archive/", "search/?q=testing"]) {
+    const { page, context } = await open(url, { viewport: { width: 375, height: 800 } });
+    if (url.startsWith("search")) await page.locator("#search-results li").first().waitFor();
+    const times = page.locator("main time");
+    const broken = await times.evaluateAll((ts) =>
+      ts.filter((t) => t.getClientRects().length !== 1).map((t) => t.textContent));
+    const count = await times.count();
+    check(`375 px: dates kept whole on /${url}`, count >= 10 && broken.length === 0, `${count} dates; split: ${broken.slice(0, 5).join(" | ")}`);
+    if (url.startsWith("search")) {
+      const snippets = await page.locator("#search-results .snippet").allTextContents();
+      const doubled = snippets.filter((t) => /\s\s…|…\s\s/.test(t));
+      check("search snippets: no doubled space beside …", snippets.length >= 10 && doubled.length === 0, doubled.slice(0, 2).join(" | "));
+    }
+    await context.close();
+  }
   // Phones: no horizontal scroll at 375 px.
   const pages = ["", "digests/2025-W34/", "papers/2604.03438/", "papers/2306.03845/", "categories/cs.AI/",
     "categories/cs.AI/page/2/", "categories/", "archive/", "authors/", "authors/taher-a-ghaleb/", "search/?q=testing", "404.html"];

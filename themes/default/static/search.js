@@ -271,7 +271,9 @@
     var first = pieces.findIndex(function (t) { return t.word && t.text && isHit(t.text); });
     var start = first > 24 ? first - 16 : 0;
     var end = Math.min(pieces.length, start + 80);
-    if (start > 0) p.appendChild(document.createTextNode("… "));
+    // One space between a mark and the words: a cut can fall just after a space (", ").
+    var spaced = function (t, re) { return t && !t.html && re.test(t.text); };
+    if (start > 0) p.appendChild(document.createTextNode(spaced(pieces[start], /^\s/) ? "…" : "… "));
     for (var i = start; i < end; i++) {
       var t = pieces[i];
       if (t.html) {
@@ -287,7 +289,7 @@
         p.appendChild(document.createTextNode(t.text));
       }
     }
-    if (end < pieces.length) p.appendChild(document.createTextNode(" …"));
+    if (end < pieces.length) p.appendChild(document.createTextNode(spaced(pieces[end - 1], /\s$/) ? "…" : " …"));
     return p;
   }
   function pageLink(label, page, rel) {
@@ -347,7 +349,12 @@
         else a.textContent = d.title;
         var small = document.createElement("span");
         small.className = "muted";
-        small.textContent = " " + d.category + " · " + d.date + (d.authors ? " · " + d.authors : "");
+        small.appendChild(document.createTextNode(" " + d.category + " · "));
+        // A date is one word: a narrow screen broke "2022-" from "05-19".
+        var when = document.createElement("time");
+        when.textContent = d.date;
+        small.appendChild(when);
+        if (d.authors) small.appendChild(document.createTextNode(" · " + d.authors));
         li.appendChild(a);
         li.appendChild(small);
         var text = snippetText(d, isHit);
