@@ -26,12 +26,14 @@ try {
   await go("digests/2025-W34/");
   const group = page.locator("#group-cs\\.CR article.card");
   const chosen = (await group.evaluateAll((cs) => cs.map((c) => c.getAttribute("data-id")))).slice(0, 3);
+  check("nothing saved: no order to choose", (await page.locator("#sort-week").count()) === 0);
   for (const id of chosen) {
     const button = page.locator(`article.card[data-id="${id}"] button.save`);
     await button.click();
     await page.waitForFunction((id) => document.querySelector(`article.card[data-id="${id}"] button.save`).getAttribute("aria-pressed") === "true", id);
   }
   check("three papers saved", chosen.length === 3);
+  check("the week's order is offered once a paper is saved, without a reload", (await page.locator("#sort-week").count()) === 1);
   check("the header counts them", (await page.locator("#nav-saved").textContent()) === "Saved (3)");
   await page.reload({ waitUntil: "load" });
   await page.waitForSelector("button.save");
@@ -40,14 +42,20 @@ try {
 
   // A week's page sorted for this reader, and back.
   const before = await ids("main section.group article.card");
+  const crIds = await ids("#group-cs\\.CR article.card");
   await page.selectOption("#sort-week", "foryou");
   await page.waitForFunction(() => !document.getElementById("foryou-sorted").hidden);
   const sorted = await ids("#foryou-sorted article.card");
   check("the week sorts for the reader: every card, in a new order", sorted.length === before.length && JSON.stringify(sorted) !== JSON.stringify(before), `${sorted.length} of ${before.length}`);
-  check("the saved papers' neighbours come first", chosen.includes(sorted[0]) || (await page.locator("#group-cs\\.CR").count()) === 1);
+  // The reader knows what they saved: the papers they have not come first, the saved last.
+  check("the saved papers go last, in the digest's order", JSON.stringify(sorted.slice(-3)) === JSON.stringify(before.filter((id) => chosen.includes(id))), sorted.slice(-3).join(","));
+  check("a paper not saved comes first", !chosen.includes(sorted[0]), sorted[0]);
+  check("the saved papers' neighbours come first (a cs.CR paper)", crIds.includes(sorted[0]), sorted[0]);
+  check("the groups' links are hidden while the groups are", await page.locator("nav.overview").isHidden());
   await shot("foryou-week-sorted");
   await page.selectOption("#sort-week", "digest");
   check("and back to the digest's groups", JSON.stringify(await ids("main section.group article.card")) === JSON.stringify(before));
+  check("with their links", await page.locator("nav.overview").isVisible());
 
   // The Saved page.
   await go("saved/");

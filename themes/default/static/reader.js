@@ -183,7 +183,7 @@
       return;
     }
     var weekName = article.getAttribute("data-week");
-    var save = function (p) { saved = load(); saved[id] = p; store(saved); label(button, true); updateNav(); };
+    var save = function (p) { saved = load(); saved[id] = p; store(saved); label(button, true); updateNav(); offerWeekOrder(); };
     var link = article.querySelector(".card-title a");
     var fallback = {
       id: id, url: link ? link.href : root.location.href,
@@ -373,11 +373,17 @@
     }
   }
 
-  // On a week's page, once something is saved: sort its papers for this reader.
+  // On a week's page, once something is saved (now or before): sort its papers for this
+  // reader.
   var weekHeader = doc.querySelector(".week-header");
+  var overview = doc.querySelector("nav.overview");
   var firstCard = doc.querySelector("main section.group article.card[data-week]");
-  var weekName = weekHeader && doc.querySelector("nav.overview") && firstCard ? firstCard.getAttribute("data-week") : null;
-  if (weekName && savedVectors().length > 0) {
+  var weekName = weekHeader && overview && firstCard ? firstCard.getAttribute("data-week") : null;
+  var weekOrderOffered = false;
+  offerWeekOrder();
+  function offerWeekOrder() {
+    if (!weekName || weekOrderOffered || savedVectors().length === 0) return;
+    weekOrderOffered = true;
     var select = el("select", { id: "sort-week" }, [el("option", { value: "digest", text: "as the digest groups them" }), el("option", { value: "foryou", text: "for you" })]);
     var ranked = el("div", { class: "cards", id: "foryou-sorted", hidden: "" });
     var sections = Array.prototype.slice.call(doc.querySelectorAll("main section.group"));
@@ -393,17 +399,24 @@
         original.forEach(function (o) { o[1].forEach(function (c) { o[0].appendChild(c); }); });
         ranked.hidden = true;
         sections.forEach(function (s) { s.hidden = false; });
+        overview.hidden = false;
         return;
       }
       week(weekName).then(function (file) {
         refreshVectors([[weekName, file]]);
         var mine = savedVectors();
+        var savedIds = new Set(Object.keys(load()));
         var cards = Array.prototype.slice.call(doc.querySelectorAll("main section.group article.card[data-id]"));
         var byId = new Map(cards.map(function (c) { return [c.getAttribute("data-id"), c]; }));
-        var candidates = file.papers.filter(function (r) { return byId.has(r[0]); }).map(function (r) { return { id: r[0], vector: toVector(r[7]) }; });
+        // What the reader has not saved, most like what they have; what they saved is
+        // known to them and goes last, in the digest's order.
+        var candidates = file.papers.filter(function (r) { return byId.has(r[0]) && !savedIds.has(r[0]); }).map(function (r) { return { id: r[0], vector: toVector(r[7]) }; });
         rank(mine, candidates).forEach(function (r) { ranked.appendChild(byId.get(candidates[r.index].id)); });
+        cards.forEach(function (c) { if (savedIds.has(c.getAttribute("data-id"))) ranked.appendChild(c); });
         ranked.hidden = false;
         sections.forEach(function (s) { s.hidden = true; });
+        // Its links lead to the groups, which this order does not show.
+        overview.hidden = true;
       });
     });
   }
