@@ -173,6 +173,27 @@ try {
     }
     await context.close();
   }
+  // Printed, from a browser in dark mode: black on white, every abstract on the paper, and
+  // none of the search box, navigation or Save buttons.
+  {
+    const { page, context } = await open("digests/2025-W34/", { colorScheme: "dark" });
+    await page.waitForSelector("button.save");
+    await page.emulateMedia({ media: "print" });
+    const printed = await page.evaluate(() => {
+      const abstracts = [...document.querySelectorAll("details.abstract")];
+      const seen = (sel) => [...document.querySelectorAll(sel)].filter((e) => e.checkVisibility()).length;
+      return {
+        abstracts: abstracts.length,
+        shown: abstracts.filter((d) => !d.open && d.querySelector("p").checkVisibility()).length,
+        chrome: seen(".header-search, #site-nav, button.save, nav.overview, details.abstract > summary"),
+        colors: [getComputedStyle(document.body).color, getComputedStyle(document.body).backgroundColor].join(" on "),
+      };
+    });
+    check("printed: every abstract on the paper", printed.abstracts >= 80 && printed.shown === printed.abstracts, `${printed.shown} of ${printed.abstracts}`);
+    check("printed: no search, navigation or buttons", printed.chrome === 0, `${printed.chrome} shown`);
+    check("printed from dark mode: black on white", printed.colors === "rgb(0, 0, 0) on rgb(255, 255, 255)", printed.colors);
+    await context.close();
+  }
   // Phones: no horizontal scroll at 375 px.
   const pages = ["", "digests/2025-W34/", "papers/2604.03438/", "papers/2306.03845/", "categories/cs.AI/",
     "categories/cs.AI/page/2/", "categories/", "archive/", "authors/", "authors/taher-a-ghaleb/", "search/?q=testing", "404.html"];
