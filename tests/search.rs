@@ -217,6 +217,60 @@ fn a_word_is_found_with_or_without_its_accents() {
     assert!(missed.is_empty(), "{missed:#?}");
 }
 
+/// A category's name finds the papers filed under it, then those cross-listed there, each
+/// newest first. As two words ("cs", "lg") it ranked by abstract length: the shortest
+/// first, and a paper cross-listed in five `cs.*` categories above those filed in cs.LG.
+#[test]
+fn a_category_s_name_finds_its_own_papers_before_its_cross_lists() {
+    let site = temp_site(common::BASIC_CONFIG);
+    let dir = site.path().join("content/papers/2401");
+    std::fs::create_dir_all(&dir).unwrap();
+    // Abstracts of 160 and 40 words: arXiv's run from about 100 to 250.
+    let long = "We study learning systems in depth and at some length here. ".repeat(16);
+    let short = "We test software systems for fairness and find discrimination. ".repeat(4);
+    let papers = [
+        // id, primary, categories, abstract
+        (1, "cs.LG", r#""cs.LG""#, long.as_str()),
+        (2, "cs.LG", r#""cs.LG", "stat.ML""#, long.as_str()),
+        (
+            3,
+            "cs.SE",
+            r#""cs.SE", "cs.AI", "cs.CY", "cs.DB", "cs.LG""#,
+            short.as_str(),
+        ),
+        (4, "stat.ML", r#""stat.ML", "cs.LG""#, short.as_str()),
+        (5, "cs.SE", r#""cs.SE""#, short.as_str()),
+    ];
+    for (n, primary, categories, abstract_text) in papers {
+        let id = format!("2401.{n:05}");
+        let text = format!(
+            "+++\nid = \"{id}\"\nversion = 1\ntitle = \"Paper {n}\"\nauthors = [\"Ann Writer\"]\npublished = 2024-01-0{n}T00:00:00Z\nupdated = 2024-01-0{n}T00:00:00Z\nprimary_category = \"{primary}\"\ncategories = [{categories}]\nabstract = \"{abstract_text}\"\nsource = \"arxiv\"\n+++\n",
+        );
+        std::fs::write(dir.join(format!("{id}.md")), text).unwrap();
+    }
+    assert_ok(&paperboy(site.path(), &["build"]));
+    let public = site.path().join("public");
+    let order = |q: &str| -> Vec<String> {
+        search(&public, q, serde_json::json!({})).value["urls"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|u| {
+                u.as_str()
+                    .unwrap()
+                    .trim_start_matches("/digest/papers/2401.")
+                    .trim_end_matches('/')
+                    .to_string()
+            })
+            .collect()
+    };
+    assert_eq!(order("cs.LG"), ["00002", "00001", "00004", "00003"]);
+    assert_eq!(order(" CS.lg "), order("cs.LG"), "as typed");
+    assert_eq!(order("stat.ML"), ["00004", "00002"]);
+    // Two words are words: "cs lg" is not the category's name.
+    assert_eq!(order("cs lg").len(), 4);
+}
+
 /// A query's words are spelt as the index spells them: search.js and the index's tokenizer
 /// agree on every line of the example site's papers (feed text in many scripts, TeX and
 /// all) and on a few hard cases.

@@ -7,14 +7,15 @@
 //! Layout under `search/`:
 //! - `meta.json`: `{"format": 4, "docs": N, "chunk": 10, "prefix": 2, "big": 100,
 //!   "part": 4096, "lex": [shard keys], "post": [shard keys], "categories": [[name,
-//!   papers], …], "years": [[year, papers], …]}`
+//!   papers], …], "years": [[year, papers], …], "primary": [[category, papers], …]}`
 //! - `lex/<prefix of the word>.json`: `{"graphs": ["graph", 412], …}`
 //! - `post/<prefix of the stem>.json`: `{"graph": [doc, weight, +doc, weight, …], …}` for
 //!   stems in fewer than `big` papers; for the others `term/<stem>.<k>.json`, k = 0, 1, …:
 //!   the same list cut into parts of `part` postings (a stem in `papers` papers has
 //!   ⌈papers / part⌉ of them). Documents ascend, each but a list's or part's first as the
 //!   gap from the one before. Categories and years are terms too (`c:cs.dc`, `y:2025`),
-//!   which is how results are filtered by them.
+//!   which is how results are filtered by them, and so is the category a paper is filed
+//!   under (`p:cs.dc`), which a query that names a category lists first.
 //! - The weights are a paper's own (in hundredths); `search.js` multiplies them by the
 //!   stem's idf, from `docs` and the stem's count. So a postings file depends on its papers
 //!   alone, and a week's new papers rewrite only the files of the stems they have (the last
@@ -235,7 +236,7 @@ fn write_files(
             .map(|(t, c)| serde_json::json!([t, c]))
             .collect()
     };
-    let (categories, mut years) = (filters("c:"), filters("y:"));
+    let (categories, mut years, primary) = (filters("c:"), filters("y:"), filters("p:"));
     years.sort_by(|a, b| b[0].as_str().cmp(&a[0].as_str()));
     // Category names as the site spells them, for the filter menu.
     let spelled: FxHashMap<String, &str> = site
@@ -273,6 +274,7 @@ fn write_files(
         "post": small.keys().collect::<Vec<_>>(),
         "categories": categories,
         "years": years,
+        "primary": primary,
     });
     emit("search/meta.json".to_string(), corpus, &|| {
         Ok(meta.to_string())

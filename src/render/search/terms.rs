@@ -155,13 +155,17 @@ impl Tokenizer {
             self.chunk.postings.push((doc, id, tf / len));
         }
         self.used.clear();
-        // Filters: the smallest weight, so they never decide a ranking.
+        // Filters: the smallest weight, so they never decide a ranking. `p:` is the category
+        // a paper is filed under, which a search for a category's name lists first.
         let year = f.first_version().year();
+        let primary = (!f.primary_category.is_empty())
+            .then(|| format!("p:{}", f.primary_category.to_lowercase()));
         let mut filters: Vec<u32> = f
             .categories
             .iter()
             .map(|c| category_term(c))
             .chain([format!("y:{year:04}")])
+            .chain(primary)
             .map(|t| self.id(Cow::Owned(t)))
             .collect();
         filters.sort_unstable();

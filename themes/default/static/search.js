@@ -118,7 +118,8 @@
     }
 
     // opts: {category, from, to (years), page (1-based)}. Resolves to
-    // {total, page, pages, results: [{doc, score, url, title, authors, date, category,
+    // {total, category (the one the query named, if it is one's name), page, pages,
+    // results: [{doc, score, url, title, authors, date, category,
     // abstract, titleHtml, headline, summary, math ({LaTeX: MathML})}],
     // words: [[typed, [matched words]]],
     // stems: [...]}.
@@ -127,8 +128,20 @@
       var words = tokenize(q);
       return getJSON("meta.json").then(function (meta) {
         if (words.length === 0) return { total: 0, page: 1, pages: 0, results: [], words: [], stems: [] };
-        return Promise.all(words.map(function (w) { return expand(meta, w); })).then(function (exps) {
+        // A query that is a category's name ("cs.LG") asks for the category: the papers
+        // filed under it first, then those cross-listed there, each newest first. As words
+        // it matched every paper with "cs" and "lg", the shortest abstracts first.
+        var typed = q.trim().toLowerCase();
+        var named = opts.category ? null : meta.categories.find(function (r) { return r[0].toLowerCase() === typed; });
+        return (named ? Promise.resolve([]) : Promise.all(words.map(function (w) { return expand(meta, w); }))).then(function (exps) {
           var lists = exps.map(function (e) { return papersFor(meta, e); });
+          if (named) {
+            lists.push(Promise.all([filterTerm(meta, "c:", named[0], meta.categories), filterTerm(meta, "p:", named[0], meta.primary || [])]).then(function (l) {
+              var ranked = new Map();
+              l[0].forEach(function (s, d) { ranked.set(d, l[1].has(d) ? 1 : 0); });
+              return ranked;
+            }));
+          }
           if (opts.category) lists.push(filterTerm(meta, "c:", opts.category, meta.categories));
           if (opts.from || opts.to) {
             var years = meta.years.filter(function (y) {
@@ -163,6 +176,7 @@
               chunks.forEach(function (c, i) { byChunk[c] = loaded[i]; });
               return {
                 total: hits.length,
+                category: named ? named[0] : "",
                 page: page,
                 pages: pages,
                 words: exps.map(function (e) { return [e.word, e.alts.map(function (a) { return a[0]; })]; }),
@@ -338,6 +352,7 @@
       var guessed = r.words.filter(function (w) { return w[1].length > 0 && w[1].indexOf(w[0]) < 0; });
       status.textContent = r.total === 0 ? "No papers match." :
         number.format(r.total) + (r.total === 1 ? " paper" : " papers") +
+        (r.category ? " in " + r.category + ", those filed there first" : "") +
         (r.pages > 1 ? ", page " + r.page + " of " + r.pages : "") +
         (guessed.length ? " (also for " + guessed.map(function (w) { return w[1].slice(0, 3).join(", "); }).join("; ") + ")" : "");
       r.results.forEach(function (d) {
