@@ -266,6 +266,10 @@ fn a_category_s_name_finds_its_own_papers_before_its_cross_lists() {
     };
     assert_eq!(order("cs.LG"), ["00002", "00001", "00004", "00003"]);
     assert_eq!(order(" CS.lg "), order("cs.LG"), "as typed");
+    // The category chosen in the menu with no words lists it the same way.
+    let chosen = search(&public, "", serde_json::json!({"category": "cs.LG"}));
+    assert_eq!(chosen.total, 4);
+    assert_eq!(chosen.value["urls"][0], "/digest/papers/2401.00002/");
     assert_eq!(order("stat.ML"), ["00004", "00002"]);
     // Two words are words: "cs lg" is not the category's name.
     assert_eq!(order("cs lg").len(), 4);

@@ -173,6 +173,18 @@ try {
     }
     await context.close();
   }
+  // What the search page says to a query it cannot run as typed.
+  for (const [url, expected] of [
+    ["search/?q=%26", "Type a word to search for"],
+    ["search/?q=&category=cs.LG", "papers in cs.LG, those filed there first"],
+    ["search/?q=graph&from=2025&to=2024", "which is backwards"],
+  ]) {
+    const { page, context } = await open(url);
+    await page.waitForFunction(() => { const s = document.getElementById("search-status").textContent; return s && s !== "Searching…"; }, null, { timeout: 5000 }).catch(() => {});
+    const said = await page.locator("#search-status").textContent();
+    check(`search says why: /${url}`, said.includes(expected), JSON.stringify(said));
+    await context.close();
+  }
   // Printed, from a browser in dark mode: black on white, every abstract on the paper, and
   // none of the search box, navigation or Save buttons.
   {

@@ -75,6 +75,11 @@ try {
   await page.evaluate(() => localStorage.clear());
   await go("saved/");
   check("a cleared browser has nothing saved", (await page.locator("#saved-list article").count()) === 0);
+  // Reached by Tab, the import shows where the focus is: on its label, the input being a
+  // pixel.
+  await page.focus("#import-json");
+  const ring = await page.locator("label:has(#import-json)").evaluate((l) => getComputedStyle(l).outlineStyle);
+  check("a focused Import JSON shows a focus ring", ring === "solid", ring);
   await page.setInputFiles("#import-json", jsonPath);
   await page.waitForFunction(() => document.querySelectorAll("#saved-list article").length === 3);
   check("importing the export brings them back", (await page.locator("#saved-list article").count()) === 3);

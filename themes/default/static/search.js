@@ -127,12 +127,13 @@
       opts = opts || {};
       var words = tokenize(q);
       return getJSON("meta.json").then(function (meta) {
-        if (words.length === 0) return { total: 0, page: 1, pages: 0, results: [], words: [], stems: [] };
         // A query that is a category's name ("cs.LG") asks for the category: the papers
         // filed under it first, then those cross-listed there, each newest first. As words
-        // it matched every paper with "cs" and "lg", the shortest abstracts first.
-        var typed = q.trim().toLowerCase();
-        var named = opts.category ? null : meta.categories.find(function (r) { return r[0].toLowerCase() === typed; });
+        // it matched every paper with "cs" and "lg", the shortest abstracts first. So does
+        // a category chosen with no words.
+        var typed = words.length === 0 ? String(opts.category || "").toLowerCase() : opts.category ? "" : q.trim().toLowerCase();
+        var named = typed ? meta.categories.find(function (r) { return r[0].toLowerCase() === typed; }) : null;
+        if (words.length === 0 && !named) return { total: 0, page: 1, pages: 0, results: [], words: [], stems: [] };
         return (named ? Promise.resolve([]) : Promise.all(words.map(function (w) { return expand(meta, w); }))).then(function (exps) {
           var lists = exps.map(function (e) { return papersFor(meta, e); });
           if (named) {
@@ -142,7 +143,7 @@
               return ranked;
             }));
           }
-          if (opts.category) lists.push(filterTerm(meta, "c:", opts.category, meta.categories));
+          if (opts.category && !named) lists.push(filterTerm(meta, "c:", opts.category, meta.categories));
           if (opts.from || opts.to) {
             var years = meta.years.filter(function (y) {
               return (!opts.from || y[0] >= String(opts.from)) && (!opts.to || y[0] <= String(opts.to));
@@ -340,7 +341,13 @@
     var mine = ++seq;
     var opts = current();
     opts.page = page || 1;
-    if (tokenize(q).length === 0) { list.textContent = ""; status.textContent = ""; if (pager) pager.textContent = ""; return; }
+    if (tokenize(q).length === 0 && !opts.category) {
+      list.textContent = "";
+      if (pager) pager.textContent = "";
+      // Only signs ("&", "+"): say so, rather than nothing.
+      status.textContent = q.trim() ? "Type a word to search for: \u201c" + q.trim() + "\u201d has none." : "";
+      return;
+    }
     status.textContent = "Searching…";
     query(q, opts).then(function (r) {
       if (mine !== seq) return;
@@ -350,7 +357,8 @@
       var matched = [].concat.apply([], r.words.map(function (w) { return w[1]; }));
       var isHit = hitTest(r.stems, matched);
       var guessed = r.words.filter(function (w) { return w[1].length > 0 && w[1].indexOf(w[0]) < 0; });
-      status.textContent = r.total === 0 ? "No papers match." :
+      var backwards = opts.from && opts.to && opts.from > opts.to;
+      status.textContent = r.total === 0 ? "No papers match" + (backwards ? ": the years run from " + opts.from + " to " + opts.to + ", which is backwards." : ".") :
         number.format(r.total) + (r.total === 1 ? " paper" : " papers") +
         (r.category ? " in " + r.category + ", those filed there first" : "") +
         (r.pages > 1 ? ", page " + r.page + " of " + r.pages : "") +
@@ -397,6 +405,6 @@
     if (catSelect && params.get("category")) catSelect.value = params.get("category");
     if (fromSelect && params.get("from")) fromSelect.value = params.get("from");
     if (toSelect && params.get("to")) toSelect.value = params.get("to");
-    if (q) { input.value = q; run(q, parseInt(params.get("page"), 10) || 1); }
+    if (q || params.get("category")) { input.value = q || ""; run(q || "", parseInt(params.get("page"), 10) || 1); }
   });
 })();
