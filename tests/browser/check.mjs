@@ -185,6 +185,35 @@ try {
     check(`search says why: /${url}`, said.includes(expected), JSON.stringify(said));
     await context.close();
   }
+  // Paging search results by keyboard: the focus goes to the new page's first result, and
+  // Back returns to the page before, not out of search.
+  {
+    const { page, context } = await open("search/?q=learning");
+    await page.waitForFunction(() => /page 1 of/.test(document.getElementById("search-status").textContent));
+    await page.locator("#search-pager a[rel=next]").focus();
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => /page 2 of/.test(document.getElementById("search-status").textContent));
+    const focused = await page.evaluate(() => document.activeElement && document.activeElement.closest("#search-results") ? "a result" : document.activeElement.tagName);
+    check("search: the next page takes the focus to its first result", focused === "a result", focused);
+    await page.goBack();
+    // Without history, Back leaves for the blank page the test began on: no status there.
+    await page.waitForFunction(() => /page 1 of/.test((document.getElementById("search-status") || {}).textContent), null, { timeout: 5000 }).catch(() => {});
+    const back = await page.evaluate(() => [location.href, (document.getElementById("search-status") || {}).textContent || ""]);
+    check("search: Back returns to page 1", /page 1 of/.test(back[1]) && back[0].includes("/search/"), back.join(": "));
+    await context.close();
+  }
+  // The first Tab reaches a link past the header, shown while it has the focus.
+  {
+    const { page, context } = await open("digests/2025-W34/");
+    await page.keyboard.press("Tab");
+    const skip = await page.evaluate(() => {
+      const a = document.activeElement;
+      const r = a.getBoundingClientRect();
+      return { text: a.textContent, href: a.getAttribute("href"), shown: r.top >= 0 && r.height > 0 };
+    });
+    check("the first Tab stop skips to the content, and shows", skip.href === "#main" && skip.shown, JSON.stringify(skip));
+    await context.close();
+  }
   // Printed, from a browser in dark mode: black on white, every abstract on the paper, and
   // none of the search box, navigation or Save buttons.
   {

@@ -314,7 +314,7 @@
     a.href = url.pathname + url.search;
     a.textContent = label;
     a.rel = rel;
-    a.addEventListener("click", function (ev) { ev.preventDefault(); go(page); });
+    a.addEventListener("click", function (ev) { ev.preventDefault(); go(page, true); });
     return a;
   }
   var seq = 0;
@@ -325,19 +325,23 @@
       to: toSelect ? toSelect.value : "",
     };
   }
-  function remember(page) {
+  // A new page of results is a step Back returns from; a query typed or refined replaces
+  // the one before, or every keystroke would be a step.
+  function remember(page, step) {
     var url = new URL(location.href);
     var o = current();
     url.searchParams.set("q", input.value);
     ["category", "from", "to"].forEach(function (k) { if (o[k]) url.searchParams.set(k, o[k]); else url.searchParams.delete(k); });
     if (page > 1) url.searchParams.set("page", page); else url.searchParams.delete("page");
-    history.replaceState(null, "", url);
+    if (step) history.pushState(null, "", url); else history.replaceState(null, "", url);
   }
-  function go(page) {
-    remember(page);
-    run(input.value, page);
+  function go(page, step) {
+    remember(page, step);
+    run(input.value, page, step);
   }
-  function run(q, page) {
+  // `focus`: move the focus to the first result once shown (a pager link that was
+  // pressed is gone, and the focus with it).
+  function run(q, page, focus) {
     var mine = ++seq;
     var opts = current();
     opts.page = page || 1;
@@ -388,6 +392,8 @@
         if (r.page > 1) pager.appendChild(pageLink("← Previous", r.page - 1, "prev"));
         if (r.page < r.pages) pager.appendChild(pageLink("Next →", r.page + 1, "next"));
       }
+      var first = focus && list.querySelector("a");
+      if (first) first.focus();
     }).catch(function (err) {
       if (mine === seq) status.textContent = "Search is unavailable: " + err.message;
     });
@@ -401,10 +407,19 @@
   form.addEventListener("submit", function (ev) { ev.preventDefault(); go(1); });
   var params = new URLSearchParams(location.search);
   var q = params.get("q");
+  // The page's query and filters from its address: on arrival, and on Back or Forward.
+  function fromAddress(params, focus) {
+    var q = params.get("q") || "";
+    if (catSelect) catSelect.value = params.get("category") || "";
+    if (fromSelect) fromSelect.value = params.get("from") || "";
+    if (toSelect) toSelect.value = params.get("to") || "";
+    input.value = q;
+    run(q, parseInt(params.get("page"), 10) || 1, focus);
+  }
   filtersReady.then(function () {
-    if (catSelect && params.get("category")) catSelect.value = params.get("category");
-    if (fromSelect && params.get("from")) fromSelect.value = params.get("from");
-    if (toSelect && params.get("to")) toSelect.value = params.get("to");
-    if (q || params.get("category")) { input.value = q || ""; run(q || "", parseInt(params.get("page"), 10) || 1); }
+    if (q || params.get("category")) fromAddress(params, false);
+  });
+  window.addEventListener("popstate", function () {
+    filtersReady.then(function () { fromAddress(new URLSearchParams(location.search), false); });
   });
 })();
