@@ -22,6 +22,15 @@ fn meta(html: &str, name: &str) -> Vec<String> {
         .collect()
 }
 
+/// A page's JSON-LD.
+fn json_ld(html: &str) -> serde_json::Value {
+    let json = html
+        .split("<script type=\"application/ld+json\">")
+        .nth(1)
+        .unwrap();
+    serde_json::from_str(&json[..json.find("</script>").unwrap()]).unwrap()
+}
+
 fn front(site: &Path, rel: &str) -> toml::Table {
     read(site.join("content/papers").join(rel))
         .split("+++")
@@ -54,12 +63,7 @@ fn paper_pages_carry_citation_tags_json_ld_and_bibtex() {
         "<meta property=\"og:url\" content=\"https://example.github.io/digest/papers/2604.03438/\">"
     ));
 
-    let json = html
-        .split("<script type=\"application/ld+json\">")
-        .nth(1)
-        .unwrap();
-    let json: serde_json::Value =
-        serde_json::from_str(&json[..json.find("</script>").unwrap()]).unwrap();
+    let json = json_ld(&html);
     assert_eq!(json["@type"], "ScholarlyArticle");
     assert_eq!(json["name"], f["title"].as_str().unwrap());
     assert_eq!(json["author"][1]["name"], "Taher A. Ghaleb");
@@ -109,12 +113,7 @@ fn a_replaced_paper_from_the_announcement_feed_is_cited_by_its_id_s_month() {
     let html = read(site.path().join("public/papers/2103.07442/index.html"));
     assert_eq!(meta(&html, "citation_date"), ["2021"]);
     assert_eq!(meta(&html, "citation_online_date"), ["2024/11/28"]);
-    let json = html
-        .split("<script type=\"application/ld+json\">")
-        .nth(1)
-        .unwrap();
-    let json: serde_json::Value =
-        serde_json::from_str(&json[..json.find("</script>").unwrap()]).unwrap();
+    let json = json_ld(&html);
     assert_eq!(json["datePublished"], "2021-03");
     assert_eq!(json["dateModified"], "2024-11-28T05:00:00Z");
     let bib = html.split("<pre>").nth(1).unwrap();
@@ -187,6 +186,23 @@ fn math_is_mathml_on_pages_and_text_in_feeds() {
         );
         assert!(!f.contains("<math"));
     }
+}
+
+/// A week whose every group is small folds them into one, and with nothing beside it that
+/// one is not "Other categories" (2017-W22: two papers, two categories).
+#[test]
+fn a_week_of_small_groups_is_one_group_of_all_categories() {
+    let site = built();
+    let week = read(site.path().join("public/digests/2017-W22/index.html"));
+    let groups: Vec<&str> = week
+        .split("<h2 id=\"group-")
+        .skip(1)
+        .map(|h| &h[h.find('>').unwrap() + 1..h.find(" <span").unwrap()])
+        .collect();
+    assert_eq!(groups, ["All categories"]);
+    // Beside larger groups, the small ones are the other categories.
+    let w48 = read(site.path().join("public/digests/2024-W48/index.html"));
+    assert!(w48.contains(">Other categories <span class=\"count\">"));
 }
 
 #[test]

@@ -11,7 +11,8 @@ pub fn week_link(d: &DigestEntry, urls: &Urls) -> Link {
 
 #[derive(Serialize)]
 pub struct CategoryGroup<P> {
-    /// For "other", the folded groups: its name is "Other categories" and its url empty.
+    /// For "other", the folded groups: its name is "Other categories" ("All categories" when
+    /// it is the only group) and its url empty.
     pub category: CategoryRef,
     pub papers: Vec<P>,
     /// The folded small groups (each paper's card shows its category).
@@ -163,9 +164,15 @@ pub(super) fn order_groups<P>(
         _ => {
             let mut small = small;
             small.sort_by(|a, b| a.category.name.cmp(&b.category.name));
+            // With no group beside it there is nothing for it to be "other" than.
+            let name = if keep.is_empty() {
+                "All categories"
+            } else {
+                "Other categories"
+            };
             keep.push(CategoryGroup {
                 category: CategoryRef {
-                    name: "Other categories".into(),
+                    name: name.into(),
                     url: String::new(),
                     slug: "other".into(),
                     full_name: "",
