@@ -75,6 +75,7 @@ try {
   await page.evaluate(() => localStorage.clear());
   await go("saved/");
   check("a cleared browser has nothing saved", (await page.locator("#saved-list article").count()) === 0);
+  check("nothing saved: nothing to export", await page.locator("#export-json").isDisabled() && await page.locator("#export-bibtex").isDisabled());
   // Reached by Tab, the import shows where the focus is: on its label, the input being a
   // pixel.
   await page.focus("#import-json");
@@ -83,6 +84,8 @@ try {
   await page.setInputFiles("#import-json", jsonPath);
   await page.waitForFunction(() => document.querySelectorAll("#saved-list article").length === 3);
   check("importing the export brings them back", (await page.locator("#saved-list article").count()) === 3);
+  check("a saved card links the paper at arXiv", (await page.locator(`#saved-list article[data-result="${chosen[0]}"] a[href="https://arxiv.org/abs/${chosen[0]}"]`).count()) === 1);
+  check("and export is offered again", await page.locator("#export-json").isEnabled());
 
   // Saved with vectors an older build made (the words counted otherwise): For you takes the
   // week files' vectors in their place, from the newest weeks and from a saved paper's own
@@ -106,6 +109,17 @@ try {
   check("each pick says why", because.startsWith("Like: "), because);
   const shown = await page.locator("#foryou-list article").evaluateAll((as) => as.map((a) => a.getAttribute("data-result")));
   check("saved papers are not recommended back", !shown.some((id) => chosen.includes(id)));
+  // A pick links the paper at arXiv, and is saved from where it is shown.
+  const pick = page.locator("#foryou-list article").first();
+  const pickId = await pick.getAttribute("data-result");
+  check("a pick links the paper at arXiv", (await pick.locator(`a[href="https://arxiv.org/pdf/${pickId}"]`).count()) === 1, pickId);
+  const savedBefore = await page.locator("#nav-saved").textContent();
+  await pick.locator("button.save").click();
+  check("a pick is saved from its card", (await pick.locator("button.save").getAttribute("aria-pressed")) === "true" &&
+    await page.evaluate((id) => !!JSON.parse(localStorage.getItem("paperboy.saved")).papers[id].vector, pickId) &&
+    (await page.locator("#nav-saved").textContent()) !== savedBefore, `${savedBefore} -> ${await page.locator("#nav-saved").textContent()}`);
+  await pick.locator("button.save").click();
+  check("and unsaved", (await page.locator("#nav-saved").textContent()) === savedBefore);
   const fresh = await page.evaluate(async (ids) => {
     const saved = JSON.parse(localStorage.getItem("paperboy.saved")).papers;
     return Promise.all(ids.map(async (id) => {

@@ -231,6 +231,25 @@
     if (extra) kids.push(extra);
     return el("article", { class: "card", "data-result": p.id }, [el("div", { class: "card-body" }, kids)]);
   }
+  // A card's links to the paper at arXiv, as the site's own cards have; an id of another
+  // shape (a journal's DOI) has none here.
+  function arxivLinks(p) {
+    if (!/^(\d{4}\.\d{4,5}|[a-z][a-z.-]*\/\d{7})$/.test(p.id)) return [];
+    return [el("a", { href: "https://arxiv.org/abs/" + p.id, text: "arXiv" }), el("a", { href: "https://arxiv.org/pdf/" + p.id, text: "PDF" })];
+  }
+  // A Save button for a card made here from a week's file, which holds what saving keeps.
+  function saveButton(p) {
+    var button = el("button", { type: "button", class: "save" });
+    label(button, !!load()[p.id]);
+    button.addEventListener("click", function () {
+      saved = load();
+      if (saved[p.id]) delete saved[p.id]; else saved[p.id] = p;
+      store(saved);
+      label(button, !!saved[p.id]);
+      updateNav();
+    });
+    return button;
+  }
 
   // ---- The Saved page: list, remove, export, import ----
 
@@ -244,10 +263,12 @@
       var ids = Object.keys(saved).sort(function (a, b) { return (saved[b].date || "").localeCompare(saved[a].date || "") || a.localeCompare(b); });
       status.textContent = (notice ? notice + " " : "") + (ids.length === 0 ? "Nothing saved yet: the Save button on any paper keeps it here." : ids.length + (ids.length === 1 ? " paper saved." : " papers saved."));
       tools.hidden = false;
+      // Nothing to export until something is saved.
+      ["export-json", "export-bibtex"].forEach(function (b) { doc.getElementById(b).disabled = ids.length === 0; });
       ids.forEach(function (id) {
         var remove = el("button", { type: "button", class: "save", text: "Remove" });
         remove.addEventListener("click", function () { var s = load(); delete s[id]; store(s); show(); updateNav(); });
-        savedList.appendChild(card(saved[id], el("p", { class: "actions" }, [remove])));
+        savedList.appendChild(card(saved[id], el("p", { class: "actions" }, arxivLinks(saved[id]).concat([remove]))));
       });
     };
     var download = function (name, type, text) {
@@ -367,7 +388,8 @@
           var c = candidates[r.index].paper;
           var why = mine[r.because].paper;
           var because = el("p", { class: "because" }, [doc.createTextNode("Like: "), el("a", { href: why.url }, [headlineOrTitle(why)])]);
-          foryouList.appendChild(el("li", {}, [card(c, because)]));
+          var actions = el("p", { class: "actions" }, arxivLinks(c).concat([saveButton(c)]));
+          foryouList.appendChild(el("li", {}, [card(c, el("div", {}, [because, actions]))]));
         });
       }).catch(function (e) { fstatus.textContent = "Ranking is unavailable: " + e.message; });
     }
