@@ -215,14 +215,7 @@ impl PaperId {
     /// The month an arXiv id names (`2103.07442`, `hep-th/9901001`: March 2021, January
     /// 1999), as year and month; none for other ids.
     pub fn arxiv_month(&self) -> Option<(i32, u32)> {
-        // Both shapes were checked to hold four digits there.
-        let yymm = if is_new_style(&self.0) {
-            &self.0.as_bytes()[..4]
-        } else if is_old_style(&self.0) {
-            &self.0.as_bytes()[self.0.find('/')? + 1..][..4]
-        } else {
-            return None;
-        };
+        let yymm = self.yymm()?.as_bytes();
         let two = |at: usize| u32::from(yymm[at] - b'0') * 10 + u32::from(yymm[at + 1] - b'0');
         let (yy, month) = (two(0) as i32, two(2));
         // Old-style ids began in 1991; new-style ones in April 2007.
@@ -230,12 +223,23 @@ impl PaperId {
         (1..=12).contains(&month).then_some((year, month))
     }
 
+    /// The four digits of an arXiv id's year and month (`2103` of `2103.07442`, `9901` of
+    /// `hep-th/9901001`); none for other ids. Both shapes were checked to hold them.
+    fn yymm(&self) -> Option<&str> {
+        if is_new_style(&self.0) {
+            Some(&self.0[..4])
+        } else if is_old_style(&self.0) {
+            let (_, num) = self.0.split_once('/')?;
+            Some(&num[..4])
+        } else {
+            None
+        }
+    }
+
     /// Path under `content/papers/`, sharded by month (arXiv) or by a hash prefix (others).
     pub fn content_path(&self) -> String {
-        let shard = if is_new_style(&self.0) {
-            self.0[..4].to_string()
-        } else if let Some((_, num)) = self.0.split_once('/') {
-            num[..4].to_string()
+        let shard = if let Some(yymm) = self.yymm() {
+            yymm.to_string()
         } else {
             use sha2::{Digest, Sha256};
             let hash = Sha256::digest(self.0.as_bytes());
@@ -273,10 +277,7 @@ impl FirstVersion {
         } else {
             (year, month + 1)
         };
-        let too_late = NaiveDate::from_ymd_opt(next_year, next_month, 2)
-            .and_then(|d| d.and_hms_opt(0, 0, 0))
-            .map(|t| t.and_utc());
-        match too_late {
+        match month_start(next_year, next_month).map(|t| t + Duration::days(1)) {
             Some(t) if published >= t => FirstVersion::Month { year, month },
             _ => FirstVersion::Day(published),
         }
@@ -293,12 +294,18 @@ impl FirstVersion {
     pub fn instant(&self) -> DateTime<Utc> {
         match *self {
             FirstVersion::Day(t) => t,
-            FirstVersion::Month { year, month } => NaiveDate::from_ymd_opt(year, month, 1)
-                .and_then(|d| d.and_hms_opt(0, 0, 0))
-                .map(|t| t.and_utc())
-                .unwrap_or_default(),
+            FirstVersion::Month { year, month } => month_start(year, month).unwrap_or_default(),
         }
     }
+}
+
+/// Midnight UTC on the first of a month.
+fn month_start(year: i32, month: u32) -> Option<DateTime<Utc>> {
+    Some(
+        NaiveDate::from_ymd_opt(year, month, 1)?
+            .and_hms_opt(0, 0, 0)?
+            .and_utc(),
+    )
 }
 
 /// An ISO week, `2026-W09`.

@@ -24,7 +24,7 @@ pub(super) fn index(
     // The lists below are sorted by keys copied out of the papers first: comparing
     // through `papers` reads a scattered cache line per comparison. Papers are in id
     // order, so a paper's index stands for its id.
-    let published: Vec<Newest> = papers
+    let newest_first: Vec<Newest> = papers
         .iter()
         .map(|p| {
             let t = p.front.first_version().instant();
@@ -43,15 +43,15 @@ pub(super) fn index(
                     week_of[pi].get_or_insert(di);
                 }
             }
-            let categories = categories(&papers, &week_of, &published);
+            let categories = categories(&papers, &week_of, &newest_first);
             Ok((digests, week_of, categories))
         },
-        || authors(&papers, &published),
+        || authors(&papers, &newest_first),
     );
     let (digests, week_of, categories) = weeks?;
     Ok(Site {
         related: vec![Vec::new(); papers.len()],
-        newest_first: published,
+        newest_first,
         papers,
         digests,
         categories,

@@ -211,6 +211,7 @@ fn authors_short(authors: &[String]) -> String {
 pub fn paper_view<'a>(site: &'a Site, i: usize, urls: &Urls) -> anyhow::Result<PaperView<'a>> {
     let p = &site.papers[i];
     let f = &p.front;
+    let first_version = f.first_version();
     let abstract_text = site.abstract_of(i)?;
     let rel = paper_rel(p);
     let cat_link = |c: &str| category_page_link(c, urls);
@@ -224,9 +225,9 @@ pub fn paper_view<'a>(site: &'a Site, i: usize, urls: &Urls) -> anyhow::Result<P
         title_html: crate::render::math::text_with_math(&f.title),
         authors: &f.authors,
         authors_short: authors_short(&f.authors),
-        published: first_version_shown(f.first_version(), '-'),
+        published: first_version_shown(first_version, '-'),
         updated: ymd(&f.updated, '-'),
-        published_iso: first_version_iso(f.first_version()),
+        published_iso: first_version_iso(first_version),
         updated_iso: f.updated.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
         primary_category: cat_link(primary_category(f)),
         categories: f

@@ -172,18 +172,20 @@
     button.textContent = on ? "Saved" : "Save";
     button.setAttribute("aria-pressed", on ? "true" : "false");
   }
+  // Keeps paper `p` as saved paper `id`, or with no `p` lets it go; its button says which.
+  function keep(id, p, button) {
+    saved = load();
+    if (p) saved[id] = p; else delete saved[id];
+    store(saved);
+    label(button, !!p);
+    updateNav();
+    if (p) offerWeekOrder();
+  }
   function toggle(article, button) {
     var id = article.getAttribute("data-id");
-    saved = load();
-    if (saved[id]) {
-      delete saved[id];
-      store(saved);
-      label(button, false);
-      updateNav();
-      return;
-    }
+    if (load()[id]) { keep(id, null, button); return; }
     var weekName = article.getAttribute("data-week");
-    var save = function (p) { saved = load(); saved[id] = p; store(saved); label(button, true); updateNav(); offerWeekOrder(); };
+    var save = function (p) { keep(id, p, button); };
     var link = article.querySelector(".card-title a");
     var fallback = {
       id: id, url: link ? link.href : root.location.href,
@@ -241,13 +243,7 @@
   function saveButton(p) {
     var button = el("button", { type: "button", class: "save" });
     label(button, !!load()[p.id]);
-    button.addEventListener("click", function () {
-      saved = load();
-      if (saved[p.id]) delete saved[p.id]; else saved[p.id] = p;
-      store(saved);
-      label(button, !!saved[p.id]);
-      updateNav();
-    });
+    button.addEventListener("click", function () { keep(p.id, load()[p.id] ? null : p, button); });
     return button;
   }
 

@@ -405,21 +405,20 @@
   });
   [catSelect, fromSelect, toSelect].forEach(function (s) { if (s) s.addEventListener("change", function () { go(1); }); });
   form.addEventListener("submit", function (ev) { ev.preventDefault(); go(1); });
-  var params = new URLSearchParams(location.search);
-  var q = params.get("q");
   // The page's query and filters from its address: on arrival, and on Back or Forward.
-  function fromAddress(params, focus) {
+  function fromAddress() {
+    var params = new URLSearchParams(location.search);
     var q = params.get("q") || "";
     if (catSelect) catSelect.value = params.get("category") || "";
     if (fromSelect) fromSelect.value = params.get("from") || "";
     if (toSelect) toSelect.value = params.get("to") || "";
     input.value = q;
-    run(q, parseInt(params.get("page"), 10) || 1, focus);
+    run(q, parseInt(params.get("page"), 10) || 1);
   }
+  // Not over words typed before the filters loaded, when the address asks for nothing.
   filtersReady.then(function () {
-    if (q || params.get("category")) fromAddress(params, false);
+    var asked = new URLSearchParams(location.search);
+    if (asked.get("q") || asked.get("category")) fromAddress();
   });
-  window.addEventListener("popstate", function () {
-    filtersReady.then(function () { fromAddress(new URLSearchParams(location.search), false); });
-  });
+  window.addEventListener("popstate", function () { filtersReady.then(fromAddress); });
 })();
