@@ -40,23 +40,35 @@ pub fn summarize(abstract_text: &str) -> Summary {
             .filter(|&i| Some(i) != except)
             .max_by(|&a, &b| key(a).total_cmp(&key(b)).then(b.cmp(&a)))
     };
-    // The headline says what was found; without a result, what was made.
-    let headline_key = |i: usize| scored[i].0.max(scored[i].1 * 0.8);
-    let headline_of = |i: usize| {
-        best_span(&strip_openers(&sentences[i]), HEADLINE_CHARS, &|t| {
-            result_score(t, 1, 3).max(contribution_score(t, 1, 3))
+    // Each sentence's headline is made before one is chosen: one that opens by pointing
+    // back ("It achieves up to 48x …", once "Even with limited resources," is cut) leaves
+    // a reader of the card asking what "it" is, and another sentence speaks first unless
+    // it says far less. (The one-liner below it may: the headline and title come first.)
+    let headlines: Vec<(String, f64)> = sentences
+        .iter()
+        .map(|s| {
+            // The headline says what was found; without a result, what was made.
+            let line = best_span(&strip_openers(s), HEADLINE_CHARS, &|t| {
+                result_score(t, 1, 3).max(contribution_score(t, 1, 3))
+            });
+            let cost = if points_back(&line) {
+                POINTS_BACK_COST
+            } else {
+                0.0
+            };
+            (line, cost)
         })
-    };
+        .collect();
+    let headline_key = |i: usize| scored[i].0.max(scored[i].1 * 0.8) - headlines[i].1;
     let mut h = best(&headline_key, None).unwrap_or(0);
-    let mut headline = headline_of(h);
     // A sentence cut short before a formula too long for a card ("Its Smith normal form
     // is $$…$$") says less than the title: the next sentence speaks instead.
-    if !says_enough(&headline, HEADLINE_CHARS)
+    if !says_enough(&headlines[h].0, HEADLINE_CHARS)
         && let Some(next) = best(&headline_key, Some(h))
     {
         h = next;
-        headline = headline_of(next);
     }
+    let headline = headlines[h].0.clone();
     let s = best(&|i| scored[i].1 + 0.5 * scored[i].0, Some(h));
     let summary = s
         .map(|s| {
@@ -71,6 +83,29 @@ pub fn summarize(abstract_text: &str) -> Summary {
         by: "extractive".into(),
         fell_back: None,
     }
+}
+
+/// What opening with a word that points back costs a sentence: more than a result's
+/// number gains it (3), so that a sentence naming what it speaks of wins over one as
+/// strong that does not.
+const POINTS_BACK_COST: f64 = 4.0;
+
+static POINTS_BACK: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:it|its|they|their|them|these|those|such|this|that|he|she|his|her)\b")
+        .expect("a valid pattern")
+});
+/// Openings of those words that point at nothing before them: the paper itself ("This
+/// paper …", "This work …", "It proposes …"), or "it" before what it stands for ("It is
+/// known that …").
+static POINTS_AT_THE_PAPER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:this|that) (?:(?:short|position|survey|review|tutorial|white) )?(?:paper|work|study|article|thesis|dissertation|report|survey|review|tutorial|letter|note|chapter|manuscript|document|contribution|research|project|book|essay|talk|extended abstract)\b|^it (?:is|was|has been|remains|turns out|seems|appears)\b|^it (?:propose|present|introduce|develop|describe|stud|investigat|explor|examin|report|review|survey|discuss|address|focus|consider|provide|offer)\w*")
+        .expect("a valid pattern")
+});
+
+/// Whether a sentence (its openers stripped) starts with a word that stands for something
+/// an earlier sentence named.
+fn points_back(sentence: &str) -> bool {
+    POINTS_BACK.is_match(sentence) && !POINTS_AT_THE_PAPER.is_match(sentence)
 }
 
 /// Whether a line is more than a stub: whole, or cut to at least half of `max`.
