@@ -222,7 +222,9 @@ fn authors_lists_the_most_published_first_and_every_author_page_leads_there() {
         assert!(count_of(slug) < least, "{slug} has {least} or more");
     }
     // Anyone else is found by name.
-    assert!(index.contains(r#"<form role="search" method="get" action="/digest/search/">"#));
+    assert!(index.contains(
+        r#"<form role="search" aria-label="Search authors" method="get" action="/digest/search/">"#
+    ));
     // Every author page and the archive lead to it; the sitemap lists it.
     let link = r#"<a href="/digest/authors/">Authors</a>"#;
     assert!(read(public.join("authors/gordon-fraser/index.html")).contains(link));
