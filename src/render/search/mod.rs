@@ -5,7 +5,7 @@
 //! stems, and the document details of the page of results it shows.
 //!
 //! Layout under `search/`:
-//! - `meta.json`: `{"format": 4, "docs": N, "chunk": 10, "prefix": 2, "big": 100,
+//! - `meta.json`: `{"format": 5, "docs": N, "chunk": 10, "prefix": 2, "big": 100,
 //!   "part": 4096, "lex": [shard keys], "post": [shard keys], "categories": [[name,
 //!   papers], …], "years": [[year, papers], …], "primary": [[category, papers], …]}`
 //! - `lex/<prefix of the word>.json`: `{"graphs": ["graph", 412], …}`
@@ -15,7 +15,9 @@
 //!   ⌈papers / part⌉ of them). Documents ascend, each but a list's or part's first as the
 //!   gap from the one before. Categories and years are terms too (`c:cs.dc`, `y:2025`),
 //!   which is how results are filtered by them, and so is the category a paper is filed
-//!   under (`p:cs.dc`), which a query that names a category lists first.
+//!   under (`p:cs.dc`), which a query that names a category lists first. A category's
+//!   weight is the day of the paper's first version (days since 1970), which lists it
+//!   newest first; a year's is 1.
 //! - The weights are a paper's own (in hundredths); `search.js` multiplies them by the
 //!   stem's idf, from `docs` and the stem's count. So a postings file depends on its papers
 //!   alone, and a week's new papers rewrite only the files of the stems they have (the last
@@ -53,7 +55,7 @@ fn part_size(papers: usize) -> usize {
 }
 
 /// The layout of the files `search.js` reads (`meta.json`'s `format`).
-const INDEX_FORMAT: u32 = 4;
+const INDEX_FORMAT: u32 = 5;
 
 /// Where the index's files go: the site-relative path, a fingerprint of what the file is
 /// made from, and what makes its text (called only when the file must be made).

@@ -49,7 +49,7 @@ pub enum StateWrite {
 pub(super) type Resumed = (Vec<usize>, Collected, usize);
 
 /// Bumped when what the state holds, or how weights are computed, changes.
-const STATE_FORMAT: u32 = 5;
+const STATE_FORMAT: u32 = 6;
 
 /// Segments a state may have before it is written again whole: a year of weekly builds
 /// rewrites it six times instead of fifty-two.

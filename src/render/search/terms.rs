@@ -155,24 +155,29 @@ impl Tokenizer {
             self.chunk.postings.push((doc, id, tf / len));
         }
         self.used.clear();
-        // Filters: the smallest weight, so they never decide a ranking. `p:` is the category
-        // a paper is filed under, which a search for a category's name lists first.
-        let year = f.first_version().year();
+        // Filters. A year's has the smallest weight, so it never decides a ranking. A
+        // category's (`c:`, and `p:` for the one the paper is filed under, which a search
+        // for a category's name lists first) is the day of the paper's first version, in
+        // hundredths, for that listing's newest first: document numbers follow ids, where
+        // "cs/0503050" and "doi-…" come after "2604.03438".
+        let first = f.first_version();
+        let day = first.instant().timestamp().div_euclid(86_400).max(1) as f32 / 100.0;
         let primary = (!f.primary_category.is_empty())
             .then(|| format!("p:{}", f.primary_category.to_lowercase()));
-        let mut filters: Vec<u32> = f
+        let year = self.id(Cow::Owned(format!("y:{:04}", first.year())));
+        let mut filters: Vec<(u32, f32)> = f
             .categories
             .iter()
             .map(|c| category_term(c))
-            .chain([format!("y:{year:04}")])
             .chain(primary)
-            .map(|t| self.id(Cow::Owned(t)))
+            .map(|t| (self.id(Cow::Owned(t)), day))
+            .chain([(year, 0.0)])
             .collect();
-        filters.sort_unstable();
-        filters.dedup();
+        filters.sort_unstable_by_key(|&(id, _)| id);
+        filters.dedup_by_key(|&mut (id, _)| id);
         self.chunk
             .postings
-            .extend(filters.into_iter().map(|id| (doc, id, 0.0)));
+            .extend(filters.into_iter().map(|(id, w)| (doc, id, w)));
     }
 
     pub(super) fn finish(self) -> ChunkTerms {

@@ -112,9 +112,21 @@
         return union;
       });
     }
+    // doc -> the paper's first day (since 1970) for a category's term, as the files hold
+    // it: no idf, which is for words.
     function filterTerm(meta, tag, name, table) {
       var row = table.find(function (r) { return r[0].toLowerCase() === name.toLowerCase(); });
-      return row ? postings(meta, tag + row[0].toLowerCase(), row[1]) : Promise.resolve(new Map());
+      if (!row) return Promise.resolve(new Map());
+      var idf = Math.log((meta.docs + 1) / row[1]) + 1;
+      return postings(meta, tag + row[0].toLowerCase(), row[1]).then(function (m) {
+        m.forEach(function (s, d) { m.set(d, Math.round(s / idf)); });
+        return m;
+      });
+    }
+    // A filter keeps papers out; it adds nothing to a word's score.
+    function unweighted(m) {
+      m.forEach(function (s, d) { m.set(d, 0); });
+      return m;
     }
 
     // opts: {category, from, to (years), page (1-based)}. Resolves to
@@ -138,12 +150,13 @@
           var lists = exps.map(function (e) { return papersFor(meta, e); });
           if (named) {
             lists.push(Promise.all([filterTerm(meta, "c:", named[0], meta.categories), filterTerm(meta, "p:", named[0], meta.primary || [])]).then(function (l) {
+              // Filed there first, then by day, newest first.
               var ranked = new Map();
-              l[0].forEach(function (s, d) { ranked.set(d, l[1].has(d) ? 1 : 0); });
+              l[0].forEach(function (day, d) { ranked.set(d, (l[1].has(d) ? 1e6 : 0) + day); });
               return ranked;
             }));
           }
-          if (opts.category && !named) lists.push(filterTerm(meta, "c:", opts.category, meta.categories));
+          if (opts.category && !named) lists.push(filterTerm(meta, "c:", opts.category, meta.categories).then(unweighted));
           if (opts.from || opts.to) {
             var years = meta.years.filter(function (y) {
               return (!opts.from || y[0] >= String(opts.from)) && (!opts.to || y[0] <= String(opts.to));
