@@ -100,6 +100,29 @@ fn paper_pages_carry_citation_tags_json_ld_and_bibtex() {
     assert!(meta(&oup_html, "citation_arxiv_id").is_empty());
 }
 
+/// What a link preview and a reference manager read of a paper: its one-liner as text, not
+/// TeX ("$\sim10^{49}$" was what a link preview showed), and each person's family
+/// name whole ("Gouvea, Andre de" gave Andre de Gouvea the given names "Andre de").
+#[test]
+fn previews_read_text_not_tex_and_citations_keep_family_names_whole() {
+    let site = built();
+    let html = read(site.path().join("public/papers/2105.14026/index.html"));
+    let description = &meta(&html, "description")[0];
+    assert!(
+        description.contains("on the order of ∼10⁴⁹-10⁵¹ erg") && !description.contains('$'),
+        "{description}"
+    );
+    let og = format!("<meta property=\"og:description\" content=\"{description}");
+    assert!(html_escape::decode_html_entities(&html).contains(&og));
+
+    let html = read(site.path().join("public/papers/hep-ph-0301050/index.html"));
+    assert_eq!(
+        meta(&html, "citation_author"),
+        ["de Gouvea, Andre", "Murayama, Hitoshi"]
+    );
+    assert!(html.contains("@misc{degouvea2003statistical,"));
+}
+
 /// arXiv's announcement feed lists a replaced paper under the day its new version was
 /// announced; the example holds 27 such papers, 2103.07442 (v3 announced 2024-11-28) among
 /// them. That day is not when the paper was published, and a reference manager that read

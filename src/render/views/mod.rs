@@ -356,6 +356,23 @@ mod tests {
     fn citation_names_and_keys() {
         assert_eq!(last_first("Aishwarya Sarkar"), "Sarkar, Aishwarya");
         assert_eq!(last_first("Plato"), "Plato");
+        assert_eq!(last_first("Andre de Gouvea"), "de Gouvea, Andre");
+        assert_eq!(last_first("Sean van der Merwe"), "van der Merwe, Sean");
+        assert_eq!(last_first("S. de Pee"), "de Pee, S.");
+        assert_eq!(
+            last_first("Mateus de Freitas Virgilio Pereira"),
+            "Pereira, Mateus de Freitas Virgilio"
+        );
+        assert_eq!(last_first("Jonathan A. Karr Jr."), "Karr Jr., Jonathan A.");
+        assert_eq!(last_first("Ludwig Van Beethoven"), "Beethoven, Ludwig Van");
+        assert_eq!(
+            bibtex_key(&["Andre de Gouvea"], 2003, "Neutrinos"),
+            "degouvea2003neutrinos"
+        );
+        assert_eq!(
+            bibtex_key(&["Jonathan A. Karr Jr."], 2025, "Cells"),
+            "karr2025cells"
+        );
         let authors = ["Aishwarya Sarkar", "Sayan Ghosh"];
         assert_eq!(
             bibtex_key(

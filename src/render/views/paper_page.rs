@@ -21,12 +21,39 @@ pub struct PaperPageExtras {
     pub description: String,
 }
 
-/// "Aishwarya Sarkar" -> "Sarkar, Aishwarya", the form Google Scholar asks for.
+/// "Aishwarya Sarkar" -> "Sarkar, Aishwarya", the form Google Scholar asks for; "Andre de
+/// Gouvea" -> "de Gouvea, Andre" and "Jonathan A. Karr Jr." -> "Karr Jr., Jonathan A.", as
+/// arXiv and reference managers file them.
 pub fn last_first(name: &str) -> String {
-    match name.trim().rsplit_once(' ') {
-        Some((first, last)) if !first.is_empty() => format!("{last}, {first}"),
-        _ => name.trim().to_string(),
+    let (given, family, suffix) = name_parts(name);
+    match (given.is_empty(), suffix) {
+        (true, _) => name.trim().to_string(),
+        (false, Some(suffix)) => format!("{family} {suffix}, {given}"),
+        (false, None) => format!("{family}, {given}"),
     }
+}
+
+/// Words that join the family name they come before when written in lower case.
+const PARTICLES: &[&str] = &[
+    "de", "da", "das", "do", "dos", "du", "del", "della", "di", "der", "den", "van", "von", "ten",
+    "ter", "le", "la", "zu", "bin", "ibn", "al", "el",
+];
+/// A generation after a name, which is not its family name.
+const SUFFIXES: &[&str] = &["Jr.", "Jr", "Sr.", "Sr", "II", "III", "IV"];
+
+/// A person's name as (given names, family name, generation): the family name is the last
+/// word with the lower-case particles before it. The given names are empty for one word.
+fn name_parts(name: &str) -> (String, String, Option<&str>) {
+    let mut words: Vec<&str> = name.split_whitespace().collect();
+    let suffix = match words.last() {
+        Some(w) if words.len() > 2 && SUFFIXES.contains(w) => words.pop(),
+        _ => None,
+    };
+    let mut start = words.len().saturating_sub(1);
+    while start > 1 && PARTICLES.contains(&words[start - 1]) {
+        start -= 1;
+    }
+    (words[..start].join(" "), words[start..].join(" "), suffix)
 }
 
 pub(super) fn ascii_word(s: &str) -> String {
@@ -37,8 +64,8 @@ pub(super) fn ascii_word(s: &str) -> String {
 pub fn bibtex_key(authors: &[&str], year: i32, title: &str) -> String {
     let family = authors
         .first()
-        .map(|a| a.trim().rsplit(' ').next().unwrap_or(a))
-        .map(ascii_word)
+        .map(|a| name_parts(a).1)
+        .map(|f| ascii_word(&f))
         .filter(|f| !f.is_empty())
         .unwrap_or_else(|| "anon".into());
     let word = title
@@ -244,14 +271,17 @@ pub fn paper_page_extras(
     };
     bib.push_str(&format!("      url={{{}}},\n}}", bibtex_value(&url)));
     let shown_summary = review_view(&site.papers[i], urls).summary;
+    // A link preview shows text, not TeX: "At $T>T_{RW}$" as "At T>T_RW" where the
+    // formula has a Unicode form.
     let description = if shown_summary.is_empty() {
-        let mut d: String = abstract_text.chars().take(200).collect();
-        if abstract_text.chars().count() > 200 {
+        let text = crate::render::math::readable_text(abstract_text);
+        let mut d: String = text.chars().take(200).collect();
+        if text.chars().count() > 200 {
             d.push('…');
         }
         d
     } else {
-        shown_summary.to_string()
+        crate::render::math::readable_text(shown_summary).into_owned()
     };
     PaperPageExtras {
         authors,
