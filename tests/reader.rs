@@ -193,6 +193,11 @@ fn math_is_mathml_on_pages_and_text_in_feeds() {
     );
     let atom = read(site.path().join("public/atom.xml"));
     assert!(!atom.contains("<math"));
+    // A feed's summary reads the card's lines as sentences: each ends once, a headline cut
+    // short ("…") with no full stop after it.
+    assert!(atom.contains("<summary type=\"text\">Emulator flakiness, not test code, decides whether Android CI runs instrumentation tests. A study of 4,518 open-source Android apps"));
+    assert!(atom.contains("…"), "the feed has a headline cut short");
+    assert!(!atom.contains("…."), "a cut headline takes no full stop");
     // So do the titles of the category feeds that list the paper.
     let feeds: Vec<String> = walkdir::WalkDir::new(site.path().join("public/categories"))
         .into_iter()

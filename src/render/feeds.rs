@@ -122,9 +122,10 @@ pub fn atom(meta: &FeedMeta, site: &Site, papers: &[usize], urls: &Urls) -> anyh
         let summary = if lead.is_empty() {
             abstract_text.into_owned()
         } else {
+            let lead: Vec<String> = lead.into_iter().map(sentence).collect();
             format!(
                 "{}{}\n\n{abstract_text}",
-                lead.join(". "),
+                lead.join(" "),
                 if review.machine {
                     " (machine review)"
                 } else {
@@ -140,7 +141,7 @@ pub fn atom(meta: &FeedMeta, site: &Site, papers: &[usize], urls: &Urls) -> anyh
         }
         out.push_str(&format!(
             "    <summary type=\"text\">{}</summary>\n",
-            xml_text(&super::math::plain_text(&summary))
+            xml_text(&super::math::readable_text(&summary))
         ));
         out.push_str("  </entry>\n");
     }
@@ -214,6 +215,16 @@ pub fn robots(urls: &Urls) -> String {
         "User-agent: *\nAllow: /\n\nSitemap: {}\n",
         urls.permalink("sitemap.xml")
     )
+}
+
+/// A card's line as a sentence of a feed's summary: a headline cut short ("…") or one that
+/// ends as a sentence does takes no full stop after it ("…." read as a typo).
+fn sentence(line: &str) -> String {
+    if line.ends_with(['.', '?', '!', '…']) {
+        line.to_string()
+    } else {
+        format!("{line}.")
+    }
 }
 
 #[cfg(test)]
