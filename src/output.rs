@@ -409,16 +409,26 @@ impl Output {
             std::mem::take(&mut self.current),
             std::mem::take(&mut self.standby),
         );
-        let mut all: Vec<(&str, Fingerprint)> = written
-            .iter()
-            .map(|(rel, fp)| (rel.as_str(), *fp))
-            .chain(marked(&current, &self.linked))
+        // A path this build made twice (a static file over a page) is the file made last:
+        // entries sort by path, then by when they were made, kept files first, and
+        // `from_sorted` takes a path's last entry. By fingerprint, which of the two won
+        // was the larger hash's, and a site's own 404.html could be lost to the page.
+        let mut all: Vec<(&str, u32, Fingerprint)> = marked(&current, &self.linked)
             .chain(marked(&standby, &self.kept))
+            .map(|(rel, fp)| (rel, 0, fp))
+            .chain(
+                written
+                    .iter()
+                    .enumerate()
+                    .map(|(n, (rel, fp))| (rel.as_str(), n as u32 + 1, *fp)),
+            )
             .collect();
-        // Paths and fingerprints equal are the same entry: the unstable sort orders them
-        // as the stable one would, on all cores. `from_sorted` keeps one entry a path.
         rayon::slice::ParallelSliceMut::par_sort_unstable(&mut all[..]);
-        let pages = Files::from_sorted(&all);
+        let pages = Files::from_sorted(
+            &all.iter()
+                .map(|&(rel, _, fp)| (rel, fp))
+                .collect::<Vec<_>>(),
+        );
         drop(all);
         crate::drop_in_background((current, standby, written));
         let dir = match self.fresh {
@@ -472,5 +482,35 @@ impl Output {
         remove_tree(&replaced)
             .with_context(|| format!("cannot remove the old site at {}", replaced.display()))?;
         Ok((pages, false))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The manifest lists what is at a path: a static file copied over a page this build
+    /// made there, whichever of their fingerprints is the larger.
+    #[test]
+    fn a_static_file_over_a_page_is_what_the_manifest_lists_there() {
+        for page_fingerprint in [0, u128::MAX] {
+            let dir = tempfile::tempdir().unwrap();
+            let (target, statics) = (dir.path().join("public"), dir.path().join("static"));
+            std::fs::create_dir_all(&statics).unwrap();
+            std::fs::write(statics.join("404.html"), "Lost.\n").unwrap();
+            let out = Output::new(&target, None).unwrap();
+            out.page("404.html", page_fingerprint, || Ok("<html>".into()))
+                .unwrap();
+            out.copy_dirs(&[statics], dir.path()).unwrap();
+            let (files, _) = out.commit().unwrap();
+            assert_eq!(
+                std::fs::read_to_string(target.join("404.html")).unwrap(),
+                "Lost.\n"
+            );
+            let listed = Listed::new(files)
+                .get(path_key("404.html"))
+                .map(|(_, fp)| fp);
+            assert_eq!(listed, Some(crate::manifest::of_bytes(b"Lost.\n")));
+        }
     }
 }
