@@ -153,6 +153,12 @@ fn a_replaced_paper_from_the_announcement_feed_is_cited_by_its_id_s_month() {
         html.contains("<time datetime=\"2024-11-28T05:00:00Z\">2024-11-28</time> (v3)"),
         "updated"
     );
+    // And it leads back to the week that listed the new version, as an announced paper's
+    // page leads to its week.
+    assert!(
+        html.contains("<dt>New version in</dt><dd><a href=\"/digest/digests/2024-W48/#updated\">2024-W48</a></dd>"),
+        "new version's week"
+    );
     let week = read(site.path().join("public/digests/2024-W48/index.html"));
     let card = &week[week.find("id=\"paper-2103.07442\"").expect("card")..];
     let card = &card[..card.find("</article>").unwrap()];

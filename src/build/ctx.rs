@@ -66,8 +66,9 @@ impl Drop for PageVars<'_> {
     }
 }
 
-/// What each page is made from, hashed: the site-wide inputs, and per paper its file and
-/// the week that announced it (everything a paper view shows). A page's fingerprint
+/// What each page is made from, hashed: the site-wide inputs, and per paper its file, the
+/// week that announced it and the last that listed a new version (everything a paper view
+/// shows). A page's fingerprint
 /// combines these for the papers it shows; `Output::page` compares it with the last build.
 pub(super) struct Fingerprints {
     pub(super) site: Fingerprint,
@@ -79,12 +80,14 @@ impl Fingerprints {
         let paper_view = (0..site.papers.len())
             .into_par_iter()
             .map(|i| {
-                let week = site.week_of[i]
-                    .map(|d| site.digests[d].week.to_string())
-                    .unwrap_or_default();
+                let week = |d: Option<usize>| {
+                    d.map(|d| site.digests[d].week.to_string())
+                        .unwrap_or_default()
+                };
                 Hasher::new()
                     .num(site.papers[i].content_hash)
-                    .str(&week)
+                    .str(&week(site.week_of[i]))
+                    .str(&week(site.new_version_in[i]))
                     .finish()
             })
             .collect();

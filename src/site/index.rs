@@ -37,18 +37,23 @@ pub(super) fn index(
             let by_id = ids(&papers)?;
             let digests = digest_entries(digests, digest_files, &by_id)?;
             let mut week_of = vec![None; papers.len()];
-            // Oldest first, so a paper listed twice belongs to the week that first had it.
+            let mut new_version_in = vec![None; papers.len()];
+            // Oldest first, so a paper listed twice belongs to the week that first had it,
+            // and a new version to the last week that listed one.
             for (di, d) in digests.iter().enumerate().rev() {
                 for &pi in &d.papers {
                     week_of[pi].get_or_insert(di);
                 }
+                for &pi in &d.updated {
+                    new_version_in[pi] = Some(di);
+                }
             }
             let categories = categories(&papers, &week_of, &newest_first);
-            Ok((digests, week_of, categories))
+            Ok((digests, (week_of, new_version_in), categories))
         },
         || authors(&papers, &newest_first),
     );
-    let (digests, week_of, categories) = weeks?;
+    let (digests, (week_of, new_version_in), categories) = weeks?;
     Ok(Site {
         related: vec![Vec::new(); papers.len()],
         newest_first,
@@ -56,6 +61,7 @@ pub(super) fn index(
         digests,
         categories,
         week_of,
+        new_version_in,
         authors,
         authorships,
         preferred_categories: Vec::new(),

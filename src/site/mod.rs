@@ -105,6 +105,8 @@ pub struct Site {
     pub categories: Vec<Category>,
     /// Paper index -> the digest (index into `digests`) that announced it.
     pub week_of: Vec<Option<usize>>,
+    /// Paper index -> the newest digest that lists it among its new versions.
+    pub new_version_in: Vec<Option<usize>>,
     /// Sorted by slug.
     pub authors: Vec<Author>,
     /// Each paper's authors as indexes into `authors`, in byline order.

@@ -137,6 +137,8 @@ pub struct PaperView<'a> {
     pub extra: &'a Option<serde_json::Value>,
     /// The week that announced it, if a digest lists it.
     pub week: Option<Link>,
+    /// The last week that listed a new version of it, if not the week that announced it.
+    pub new_version_week: Option<Link>,
 }
 
 fn figure_url(urls: &Urls, figure: &str) -> String {
@@ -262,6 +264,9 @@ pub fn paper_view<'a>(site: &'a Site, i: usize, urls: &Urls) -> anyhow::Result<P
         body: &p.body_html,
         extra: &f.extra,
         week: site.week_of[i].map(|d| week_link(&site.digests[d], urls)),
+        new_version_week: site.new_version_in[i]
+            .filter(|&d| site.week_of[i] != Some(d))
+            .map(|d| week_link(&site.digests[d], urls)),
     })
 }
 
