@@ -351,8 +351,13 @@ mod tests {
         let graph = &terms.iter().find(|(t, _)| t == "graph").unwrap().1;
         assert_eq!(graph[0], (0, 10.0 / 23f32.sqrt()));
         assert_eq!(graph.iter().map(|p| p.0).collect::<Vec<_>>(), [0, 1, 2]);
+        // A category's weight is the day of the paper's first version (2025-01-02 is day
+        // 20,090 since 1970), in hundredths; a year's is the least.
         let dc = &terms.iter().find(|(t, _)| t == "c:cs.dc").unwrap().1;
-        assert_eq!(dc, &[(0, 0.0), (1, 0.0)]);
+        let day = 20_090_f32 / 100.0;
+        assert_eq!(dc, &[(0, day), (1, day)]);
+        let year = &terms.iter().find(|(t, _)| t == "y:2025").unwrap().1;
+        assert_eq!(year, &[(0, 0.0), (1, 0.0), (2, 0.0)]);
         assert!(words.contains(&("graphs".to_string(), "graph".to_string())));
         assert!(words.contains(&("consensus".to_string(), "consensus".to_string())));
         assert!(!words.iter().any(|(w, _)| w.starts_with("c:")));

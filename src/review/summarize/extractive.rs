@@ -102,8 +102,8 @@ static POINTS_AT_THE_PAPER: LazyLock<Regex> = LazyLock::new(|| {
         .expect("a valid pattern")
 });
 
-/// Whether a sentence (its openers stripped) starts with a word that stands for something
-/// an earlier sentence named.
+/// Whether a line made from a sentence starts with a word that stands for something an
+/// earlier sentence named.
 fn points_back(sentence: &str) -> bool {
     POINTS_BACK.is_match(sentence) && !POINTS_AT_THE_PAPER.is_match(sentence)
 }
