@@ -316,7 +316,7 @@ fn categories_paginate() {
         assert_eq!(on_page, if p < pages { 20 } else { n - (pages - 1) * 20 });
         assert!(
             html.contains(&format!(
-                "Page {p}: papers {first} to {}",
+                "Page {p}: papers {first} to {}, counted from the oldest",
                 first + on_page - 1
             )),
             "{}",
@@ -697,7 +697,7 @@ fn authors_paginate_and_a_new_paper_changes_only_the_front_page() {
     // Older ones on full pages of 50 counted from the oldest, each newest first.
     let page1 = read(dir.join("page/1/index.html"));
     assert_eq!(listed(&page1), (1..=50).rev().collect::<Vec<_>>());
-    assert!(page1.contains("Page 1: papers 1 to 50"));
+    assert!(page1.contains("Page 1: papers 1 to 50, counted from the oldest, newest first"));
     let page2 = read(dir.join("page/2/index.html"));
     assert_eq!(listed(&page2), (51..=100).rev().collect::<Vec<_>>());
     assert!(!dir.join("page/3").exists(), "no page that is not full");
