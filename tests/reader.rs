@@ -98,6 +98,11 @@ fn paper_pages_carry_citation_tags_json_ld_and_bibtex() {
     );
     assert!(meta(&oup_html, "citation_doi")[0].starts_with("10.1093/bioinformatics/"));
     assert!(meta(&oup_html, "citation_arxiv_id").is_empty());
+    // Its feed named no one (Bioinformatics' feed gives no authors): the BibTeX has no
+    // author field rather than an empty one.
+    assert!(meta(&oup_html, "citation_author").is_empty());
+    let bib = oup_html.split("<pre>").nth(1).unwrap();
+    assert!(bib.contains("title={") && !bib.contains("author="), "{bib}");
 }
 
 /// What a link preview and a reference manager read of a paper: its one-liner as text, not

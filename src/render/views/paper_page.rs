@@ -250,10 +250,16 @@ pub fn paper_page_extras(
     if more {
         names.push_str(" and others");
     }
+    // A feed that named no one gives no `author` field, not an empty one: a style then
+    // treats the entry as it treats any work without an author.
+    let author = if names.is_empty() {
+        String::new()
+    } else {
+        format!("      author={{{}}},\n", bibtex_value(&names))
+    };
     let mut bib = format!(
-        "@misc{{{key},\n      title={{{}}},\n      author={{{}}},\n      year={{{year}}},\n",
+        "@misc{{{key},\n      title={{{}}},\n{author}      year={{{year}}},\n",
         bibtex_value(&f.title),
-        bibtex_value(&names)
     );
     if f.id.is_arxiv() {
         bib.push_str(&format!(
