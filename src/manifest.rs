@@ -99,13 +99,16 @@ pub struct Files {
 impl Files {
     /// From entries sorted by path; a path listed twice (a static file over a page)
     /// counts as its last entry, as it did when the list was collected into a map.
-    pub fn from_sorted(entries: &[(&str, Fingerprint)]) -> Files {
+    pub fn from_sorted<'a>(
+        entries: impl IntoIterator<Item = (&'a str, Fingerprint), IntoIter: Clone + ExactSizeIterator>,
+    ) -> Files {
+        let entries = entries.into_iter();
         let mut files = Files {
-            paths: String::with_capacity(entries.iter().map(|(rel, _)| rel.len()).sum()),
+            paths: String::with_capacity(entries.clone().map(|(rel, _)| rel.len()).sum()),
             ends: Vec::with_capacity(entries.len()),
             fingerprints: Vec::with_capacity(entries.len()),
         };
-        for &(rel, fp) in entries {
+        for (rel, fp) in entries {
             if !files.is_empty() && files.path(files.len() - 1) == rel {
                 *files.fingerprints.last_mut().expect("not empty") = fp;
                 continue;
@@ -266,7 +269,7 @@ fn read(path: &Path) -> Option<(Listed, File<()>)> {
         corpus,
         related,
     };
-    Some((Listed::new(Files::from_sorted(&pages)), rest))
+    Some((Listed::new(Files::from_sorted(pages.iter().copied())), rest))
 }
 
 /// What the previous build into this folder made, whatever it was built from (every
@@ -382,7 +385,7 @@ mod tests {
     fn listed(files: &[(&str, u128)]) -> Listed {
         let mut files = files.to_vec();
         files.sort_unstable();
-        Listed::new(Files::from_sorted(&files))
+        Listed::new(Files::from_sorted(files.iter().copied()))
     }
 
     #[test]
@@ -430,7 +433,7 @@ mod tests {
             .map(|i| (format!("papers/{i:05}/index.html"), i * 7 + 1))
             .collect();
         let entries: Vec<(&str, u128)> = pages.iter().map(|(r, f)| (r.as_str(), *f)).collect();
-        let files = Files::from_sorted(&entries);
+        let files = Files::from_sorted(entries.iter().copied());
         let related = vec![vec![2, 1], vec![], vec![0]];
         let record = Record {
             site: 11,

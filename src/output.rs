@@ -424,11 +424,7 @@ impl Output {
             )
             .collect();
         rayon::slice::ParallelSliceMut::par_sort_unstable(&mut all[..]);
-        let pages = Files::from_sorted(
-            &all.iter()
-                .map(|&(rel, _, fp)| (rel, fp))
-                .collect::<Vec<_>>(),
-        );
+        let pages = Files::from_sorted(all.iter().map(|&(rel, _, fp)| (rel, fp)));
         drop(all);
         crate::drop_in_background((current, standby, written));
         let dir = match self.fresh {
