@@ -80,14 +80,17 @@ impl Fingerprints {
         let paper_view = (0..site.papers.len())
             .into_par_iter()
             .map(|i| {
+                // A week as its year and number, none as 0: no string made per paper.
                 let week = |d: Option<usize>| {
-                    d.map(|d| site.digests[d].week.to_string())
-                        .unwrap_or_default()
+                    d.map_or(0, |d| {
+                        let w = site.digests[d].week;
+                        (u128::from(w.year as u32) << 8 | u128::from(w.week)) + 1
+                    })
                 };
                 Hasher::new()
                     .num(site.papers[i].content_hash)
-                    .str(&week(site.week_of[i]))
-                    .str(&week(site.new_version_in[i]))
+                    .num(week(site.week_of[i]))
+                    .num(week(site.new_version_in[i]))
                     .finish()
             })
             .collect();
