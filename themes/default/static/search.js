@@ -66,9 +66,9 @@
   // getJSON(path) -> Promise of the parsed file under search/.
   function paperboySearch(getJSON) {
     // doc -> score of a stem that `papers` papers have. The files hold each paper's own
-    // weight; the idf is the build's: ln((docs + 1) / papers) + 1.
-    function postings(meta, stem, papers) {
-      var idf = Math.log((meta.docs + 1) / papers) + 1;
+    // weight; the idf is the build's: ln((docs + 1) / papers) + 1, unless one is given.
+    function postings(meta, stem, papers, idf) {
+      if (idf === undefined) idf = Math.log((meta.docs + 1) / papers) + 1;
       if (papers >= meta.big) {
         // In parts of `meta.part` postings, documents ascending.
         var parts = [];
@@ -116,12 +116,7 @@
     // it: no idf, which is for words.
     function filterTerm(meta, tag, name, table) {
       var row = table.find(function (r) { return r[0].toLowerCase() === name.toLowerCase(); });
-      if (!row) return Promise.resolve(new Map());
-      var idf = Math.log((meta.docs + 1) / row[1]) + 1;
-      return postings(meta, tag + row[0].toLowerCase(), row[1]).then(function (m) {
-        m.forEach(function (s, d) { m.set(d, Math.round(s / idf)); });
-        return m;
-      });
+      return row ? postings(meta, tag + row[0].toLowerCase(), row[1], 1) : Promise.resolve(new Map());
     }
     // A filter keeps papers out; it adds nothing to a word's score.
     function unweighted(m) {
