@@ -126,6 +126,16 @@ fn previews_read_text_not_tex_and_citations_keep_family_names_whole() {
         ["de Gouvea, Andre", "Murayama, Hitoshi"]
     );
     assert!(html.contains("@misc{degouvea2003statistical,"));
+    // A capitalised particle joins the family name, as arXiv's metadata has it.
+    let html = read(
+        site.path()
+            .join("public/papers/cond-mat-0603029/index.html"),
+    );
+    assert_eq!(
+        meta(&html, "citation_author"),
+        ["Del Maestro, Adrian", "Rosenow, Bernd", "Sachdev, Subir"]
+    );
+    assert!(html.contains("@misc{delmaestro2006"), "{html}");
 }
 
 /// arXiv's announcement feed lists a replaced paper under the day its new version was

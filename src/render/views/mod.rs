@@ -369,7 +369,16 @@ mod tests {
             "Pereira, Mateus de Freitas Virgilio"
         );
         assert_eq!(last_first("Jonathan A. Karr Jr."), "Karr Jr., Jonathan A.");
-        assert_eq!(last_first("Ludwig Van Beethoven"), "Beethoven, Ludwig Van");
+        // Capitalised particles join as arXiv's parser joins them; others stay given names.
+        assert_eq!(last_first("A. Del Maestro"), "Del Maestro, A.");
+        assert_eq!(last_first("Lucas Van Praet"), "Van Praet, Lucas");
+        assert_eq!(last_first("Saunders Mac Lane"), "Mac Lane, Saunders");
+        assert_eq!(last_first("S. El Shawish"), "Shawish, S. El");
+        assert_eq!(last_first("Di Wu"), "Wu, Di");
+        assert_eq!(
+            bibtex_key(&["Adrian Del Maestro"], 2006, "Infinite"),
+            "delmaestro2006infinite"
+        );
         assert_eq!(
             bibtex_key(&["Andre de Gouvea"], 2003, "Neutrinos"),
             "degouvea2003neutrinos"

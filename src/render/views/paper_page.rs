@@ -38,11 +38,27 @@ const PARTICLES: &[&str] = &[
     "de", "da", "das", "do", "dos", "du", "del", "della", "di", "der", "den", "van", "von", "ten",
     "ter", "le", "la", "zu", "bin", "ibn", "al", "el",
 ];
+/// Particles that join the family name in any case, as arXiv's own author parser takes
+/// them (its metadata gives "De Raedt, Hans", "Di Vecchia, Paolo", but "Shawish, S. El"):
+/// "A. Del Maestro" is "Del Maestro, A.".
+const ANY_CASE_PARTICLES: &[&str] = &[
+    "van", "der", "de", "la", "von", "del", "della", "da", "mac", "ter", "dem", "di",
+];
+
+/// Whether a word before the family name belongs to it: a particle of `PARTICLES` in lower
+/// case, or of `ANY_CASE_PARTICLES` in any case.
+fn is_particle(word: &str) -> bool {
+    PARTICLES.contains(&word)
+        || ANY_CASE_PARTICLES
+            .iter()
+            .any(|p| p.eq_ignore_ascii_case(word))
+}
+
 /// A generation after a name, which is not its family name.
 const SUFFIXES: &[&str] = &["Jr.", "Jr", "Sr.", "Sr", "II", "III", "IV"];
 
 /// A person's name as (given names, family name, generation): the family name is the last
-/// word with the lower-case particles before it. The given names are empty for one word.
+/// word with the particles before it (`is_particle`). The given names are empty for one word.
 fn name_parts(name: &str) -> (String, String, Option<&str>) {
     let mut words: Vec<&str> = name.split_whitespace().collect();
     let suffix = match words.last() {
@@ -50,7 +66,7 @@ fn name_parts(name: &str) -> (String, String, Option<&str>) {
         _ => None,
     };
     let mut start = words.len().saturating_sub(1);
-    while start > 1 && PARTICLES.contains(&words[start - 1]) {
+    while start > 1 && is_particle(words[start - 1]) {
         start -= 1;
     }
     (words[..start].join(" "), words[start..].join(" "), suffix)
