@@ -27,9 +27,12 @@ def files_under(root):
 
 def changed_files(before, after):
     """(relative path, bytes) of every file of `after` that `before` lacks or holds
-    other bytes for, in path order."""
+    other bytes for, in path order; and the number and bytes of all of `after`'s files."""
     changed = []
+    files = size = 0
     for path in files_under(after):
+        files += 1
+        size += os.path.getsize(path)
         rel = os.path.relpath(path, after)
         old = os.path.join(before, rel)
         try:
@@ -47,7 +50,7 @@ def changed_files(before, after):
         except FileNotFoundError:
             pass
         changed.append((rel, data))
-    return changed
+    return changed, files, size
 
 
 def timed_on_all_cores(work, items):
@@ -66,7 +69,7 @@ def main():
     for folder in (before, after):
         if not os.path.isdir(folder):
             sys.exit(f"write_floor.py: {folder} is not a folder")
-    changed = changed_files(before, after)
+    changed, all_files, all_size = changed_files(before, after)
     shutil.rmtree(dest, ignore_errors=True)
     for folder in sorted({os.path.dirname(rel) for rel, _ in changed}):
         os.makedirs(os.path.join(dest, folder), exist_ok=True)
@@ -93,6 +96,13 @@ def main():
             f"{top} {count:,} files {total / 1e6:.1f} MB"
             for top, (count, total) in sorted(by_folder.items(), key=lambda t: -t[1][1])
         )
+    )
+    # The share of the output the week changed: a build that makes those files at its
+    # full build's own cost per byte spends at least this share of a full build on them.
+    print(
+        f"floor: the week changed {100 * size / all_size:.1f} % of the output's "
+        f"{all_size / 1e6:,.0f} MB and {100 * len(changed) / all_files:.1f} % of its "
+        f"{all_files:,} files"
     )
     shutil.rmtree(dest, ignore_errors=True)
 
