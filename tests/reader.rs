@@ -331,6 +331,23 @@ fn the_search_index_finds_a_paper_by_a_word_of_its_abstract_or_its_headline() {
         "{hit}"
     );
     assert!(!hit["abstract"].as_str().unwrap().contains("flakiness"));
+    // An id as a paper page labels it, or as arXiv links it, finds the paper: its words
+    // "arxiv", "abs" and its version are in no paper's index.
+    for (query, url) in [
+        ("arXiv:1706.03762", "/digest/papers/1706.03762/"),
+        ("1706.03762v7", "/digest/papers/1706.03762/"),
+        ("https://arxiv.org/pdf/1706.03762v5", "/digest/papers/1706.03762/"),
+        ("arXiv:hep-ph/0301050v2", "/digest/papers/hep-ph-0301050/"),
+    ] {
+        let answer = search(&public, query);
+        let urls: Vec<&str> = answer["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["url"].as_str().unwrap())
+            .collect();
+        assert_eq!(urls, [url], "{query}");
+    }
     assert!(public.join("search/index.html").is_file());
     // Every index file stays small enough for one request on a phone.
     let biggest = walkdir::WalkDir::new(public.join("search"))

@@ -21,6 +21,20 @@
   function tokenize(q) {
     return q.split(WORD_BREAK).map(fold).filter(function (t) { return t.length > 0; });
   }
+  // An arXiv id in the form the site shows it or arXiv links it ("arXiv:2202.06515",
+  // "https://arxiv.org/abs/2202.06515v2", "hep-ph/0301050v1") is looked for as the bare
+  // id: the index has the id's words, and "arxiv", "org", "abs" or the version are in no
+  // paper's. The forms are notfound.js's (`lookedFor`).
+  var URL_WORDS = /\b(?:arxiv|https?|www|org|abs|pdf|html|export)\b[:/.]*/gi;
+  function idQuery(q) {
+    var m = /(?:^|[^\d.])(\d{4}\.\d{4,5})(?:v\d+)?(?!\d)/.exec(q);
+    var old = m ? null : /([a-z][a-z-]*(?:\.[A-Z]{2})?)\/(\d{7})(?:v\d+)?(?!\d)/.exec(q);
+    var found = m || old;
+    if (!found) return q;
+    var id = m ? m[1] : old[1] + "/" + old[2];
+    var rest = (q.slice(0, found.index) + " " + q.slice(found.index + found[0].length)).replace(URL_WORDS, " ");
+    return rest + " " + id;
+  }
   function shardFile(key) {
     var out = "";
     for (var ch of key) {
@@ -132,7 +146,7 @@
     // stems: [...]}.
     return function query(q, opts) {
       opts = opts || {};
-      var words = tokenize(q);
+      var words = tokenize(idQuery(q));
       return getJSON("meta.json").then(function (meta) {
         // A query that is a category's name ("cs.LG") asks for the category: the papers
         // filed under it first, then those cross-listed there, each newest first. As words
