@@ -119,6 +119,31 @@ fn previews_read_text_not_tex_and_citations_keep_family_names_whole() {
     );
     let og = format!("<meta property=\"og:description\" content=\"{description}");
     assert!(html_escape::decode_html_entities(&html).contains(&og));
+    // Nature's subject feeds give no abstract, and there is no review to show: a preview
+    // says who and when rather than nothing (30 of the example's pages said nothing).
+    let html = read(
+        site.path()
+            .join("public/papers/item-13f85fece88eea7f/index.html"),
+    );
+    assert_eq!(
+        meta(&html, "description"),
+        ["By Tiannan Guo et al.; published 2025-02-26 at www.nature.com."]
+    );
+    let mut pages = 0;
+    for page in std::fs::read_dir(site.path().join("public/papers")).unwrap() {
+        let path = page.unwrap().path().join("index.html");
+        if !path.is_file() {
+            continue;
+        }
+        let html = read(path);
+        let description = meta(&html, "description");
+        assert!(
+            description.len() == 1 && !description[0].trim().is_empty(),
+            "{html}"
+        );
+        pages += 1;
+    }
+    assert!(pages > 300, "{pages} paper pages");
 
     let html = read(site.path().join("public/papers/hep-ph-0301050/index.html"));
     assert_eq!(
@@ -336,7 +361,10 @@ fn the_search_index_finds_a_paper_by_a_word_of_its_abstract_or_its_headline() {
     for (query, url) in [
         ("arXiv:1706.03762", "/digest/papers/1706.03762/"),
         ("1706.03762v7", "/digest/papers/1706.03762/"),
-        ("https://arxiv.org/pdf/1706.03762v5", "/digest/papers/1706.03762/"),
+        (
+            "https://arxiv.org/pdf/1706.03762v5",
+            "/digest/papers/1706.03762/",
+        ),
         ("arXiv:hep-ph/0301050v2", "/digest/papers/hep-ph-0301050/"),
     ] {
         let answer = search(&public, query);

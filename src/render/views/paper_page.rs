@@ -76,6 +76,32 @@ pub(super) fn ascii_word(s: &str) -> String {
     slug::slugify(s).replace('-', "")
 }
 
+/// "By Tiannan Guo et al.; published 2025-02-26 at www.nature.com.": a paper's description
+/// when nothing says what it is about. Three names at most, as a byline on a card.
+fn byline_description(persons: &[&str], more: bool, day: &str, abs: &str) -> String {
+    let mut d = match persons {
+        [] => "Published ".to_string(),
+        [one] if !more => format!("By {one}; published "),
+        [init @ .., last] if !more && persons.len() <= 3 => {
+            format!("By {} and {last}; published ", init.join(", "))
+        }
+        _ => format!(
+            "By {} et al.; published ",
+            persons[..persons.len().min(3)].join(", ")
+        ),
+    };
+    d.push_str(day);
+    if let Some(host) = reqwest::Url::parse(abs)
+        .ok()
+        .and_then(|u| u.host_str().map(str::to_string))
+    {
+        d.push_str(" at ");
+        d.push_str(&host);
+    }
+    d.push('.');
+    d
+}
+
 /// arXiv's BibTeX key: first author's family name, year, first significant title word.
 pub fn bibtex_key(authors: &[&str], year: i32, title: &str) -> String {
     let family = authors
@@ -295,7 +321,15 @@ pub fn paper_page_extras(
     let shown_summary = review_view(&site.papers[i], urls).summary;
     // A link preview shows text, not TeX: "At $T>T_{RW}$" as "At T>T_RW" where the
     // formula has a Unicode form.
-    let description = if shown_summary.is_empty() {
+    let description = if shown_summary.is_empty() && abstract_text.trim().is_empty() {
+        // A feed that gives no abstract (Nature's subject feeds): who and when, so that a
+        // link preview is not blank.
+        let day = match first_version {
+            FirstVersion::Day(t) => ymd(&t, '-'),
+            FirstVersion::Month { year, month } => format!("{year}-{month:02}"),
+        };
+        byline_description(&persons, more, &day, safe_url(&f.links.abs))
+    } else if shown_summary.is_empty() {
         let text = crate::render::math::readable_text(abstract_text);
         let mut d: String = text.chars().take(200).collect();
         if text.chars().count() > 200 {
