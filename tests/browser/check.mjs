@@ -131,7 +131,18 @@ try {
     await shot(dark.page, "paper-dark");
     await dark.context.close();
   }
-  // A paper's page shows every author, none cut off at the edge (a card may cut its line).
+  // A card shows its whole byline: it was one line cut with "…", which hid the names and
+  // the "et al." after them on 50 of 2025-W34's 86 cards at 1280 px.
+  for (const viewport of [{ width: 1280, height: 900 }, { width: 375, height: 800 }]) {
+    const { page, context } = await open("digests/2025-W34/", { viewport });
+    const lines = await page.locator(".card .authors").evaluateAll((ps) =>
+      ps.map((p) => ({ text: p.textContent, cut: p.scrollWidth > p.clientWidth + 1 || p.scrollHeight > p.clientHeight + 1 })));
+    const cut = lines.filter((l) => l.cut).map((l) => l.text);
+    check(`${viewport.width} px: every card's byline is whole`, lines.length >= 80 && cut.length === 0, `${lines.length} bylines; cut: ${cut.slice(0, 3).join(" | ")}`);
+    if (viewport.width === 375) await shot(page, "digest-bylines-375");
+    await context.close();
+  }
+  // A paper's page shows every author, none cut off at the edge.
   for (const viewport of [{ width: 1200, height: 900 }, { width: 375, height: 800 }]) {
     const { page, context } = await open("papers/1706.03762/", { viewport });
     const clipped = await page.locator("article.paper .authors a").evaluateAll((as) => {
