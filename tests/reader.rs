@@ -129,6 +129,18 @@ fn previews_read_text_not_tex_and_citations_keep_family_names_whole() {
         meta(&html, "description"),
         ["By Tiannan Guo et al.; published 2025-02-26 at www.nature.com."]
     );
+    // A comment's TeX quotes and an abstract's ties read as text.
+    let html = read(site.path().join("public/papers/gr-qc-0103067/index.html"));
+    assert!(
+        html.contains("<dd>in: ”Gyros, Clocks, and Interferometers") && !html.contains("''"),
+        "{html}"
+    );
+    let html = read(site.path().join("public/papers/1706.00679/index.html"));
+    let shown = &html[html.find("<body").unwrap()..];
+    assert!(
+        shown.contains("(it\u{a0}detects") && !shown.contains('~'),
+        "{shown}"
+    );
     let mut pages = 0;
     for page in std::fs::read_dir(site.path().join("public/papers")).unwrap() {
         let path = page.unwrap().path().join("index.html");

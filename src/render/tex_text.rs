@@ -44,7 +44,7 @@ fn push(out: &mut String, text: &str, html: bool) {
 /// most titles and abstracts have none, and are taken as they are.
 pub fn has_tex(text: &str) -> bool {
     let bytes = text.as_bytes();
-    memchr::memchr2(b'\\', b'{', bytes).is_some()
+    memchr::memchr3(b'\\', b'{', b'~', bytes).is_some()
         || [b"``", b"''", b"--"]
             .iter()
             .any(|pair| memchr::memmem::find(bytes, *pair).is_some())
@@ -201,6 +201,21 @@ fn convert(sink: &mut Sink, text: &str, depth: usize) {
                 Some(2)
             }
             '-' => dash(&mut sink.plain, text, i),
+            // A tie between two words ("it~detects", "Artemis~1") or before the formula
+            // that ends this text ("of~$X$") is a space that does not break; "~10 ms"
+            // (about ten) is as written.
+            '~' if text[..i]
+                .chars()
+                .next_back()
+                .is_some_and(char::is_alphanumeric)
+                && text[i + 1..]
+                    .chars()
+                    .next()
+                    .is_none_or(char::is_alphanumeric) =>
+            {
+                sink.plain.push('\u{a0}');
+                Some(1)
+            }
             _ => None,
         };
         match taken {
@@ -447,6 +462,15 @@ mod tests {
             "“interesting” subsets with 3–5 day periods, Hasse–Weil—and 50% &amp; more"
         );
         assert_eq!(html(r"i.i.d.\ samples"), "i.i.d. samples");
+        // A tie is a space that does not break; a tilde before a figure means "about".
+        assert_eq!(
+            html("more powerful (it~detects sparse ones) on the Artemis~1 mission, ~10 ms"),
+            "more powerful (it\u{a0}detects sparse ones) on the Artemis\u{a0}1 mission, ~10 ms"
+        );
+        assert_eq!(
+            crate::render::math::text_with_math("the index set of~$X$"),
+            crate::render::math::text_with_math("the index set of\u{a0}$X$")
+        );
         assert_eq!(
             html("SBFT Tool Competition 2024 -- Python Test Case Generation Track"),
             "SBFT Tool Competition 2024 – Python Test Case Generation Track"

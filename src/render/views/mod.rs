@@ -120,8 +120,10 @@ pub struct PaperView<'a> {
     pub abstract_text: Cow<'a, str>,
     /// The abstract as HTML, as `abstract | math` gives it.
     pub abstract_html: String,
-    pub comment: &'a str,
-    pub journal_ref: &'a str,
+    /// The comment and journal reference as text, their TeX turned (`''Gyros…''` is
+    /// "”Gyros…”", `it~detects` "it detects").
+    pub comment: Cow<'a, str>,
+    pub journal_ref: Cow<'a, str>,
     pub doi: &'a str,
     pub doi_url: String,
     pub abs_url: &'a str,
@@ -241,8 +243,8 @@ pub fn paper_view<'a>(site: &'a Site, i: usize, urls: &Urls) -> anyhow::Result<P
         classes: &f.classes,
         abstract_html: crate::render::math::text_with_math(&abstract_text),
         abstract_text,
-        comment: &f.comment,
-        journal_ref: &f.journal_ref,
+        comment: crate::render::math::readable_text(&f.comment),
+        journal_ref: crate::render::math::readable_text(&f.journal_ref),
         doi: &f.doi,
         doi_url: if f.doi.is_empty() {
             String::new()
