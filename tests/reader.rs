@@ -251,6 +251,12 @@ fn math_is_mathml_on_pages_and_text_in_feeds() {
     );
     let atom = read(site.path().join("public/atom.xml"));
     assert!(!atom.contains("<math"));
+    // Letters in a font Unicode has are those letters (`$\mathbb{Z}_2$` was left as TeX).
+    let feed = read(site.path().join("public/categories/hep-th/atom.xml"));
+    assert!(
+        feed.contains("Chern character map on ℤ₂-equivariantized 7-Cohomotopy"),
+        "{feed}"
+    );
     // A feed's summary reads the card's lines as sentences: each ends once, a headline cut
     // short ("…") with no full stop after it.
     assert!(atom.contains("<summary type=\"text\">Emulator flakiness, not test code, decides whether Android CI runs instrumentation tests. A study of 4,518 open-source Android apps"));

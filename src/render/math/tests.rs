@@ -227,6 +227,10 @@ fn readable_text_writes_small_formulas_as_unicode() {
     // What has no Unicode form keeps its LaTeX; money is not a formula.
     assert_eq!(
         readable_text("Schr\\\"odinger on $\\mathbb{R}^4$ for $5 or $10"),
-        "Schrödinger on $\\mathbb{R}^4$ for $5 or $10"
+        "Schrödinger on ℝ⁴ for $5 or $10"
+    );
+    assert_eq!(
+        readable_text("Schr\\\"odinger on $\\frac{1}{2}\\mathbb{R}^4$ for $5 or $10"),
+        "Schrödinger on $\\frac{1}{2}\\mathbb{R}^4$ for $5 or $10"
     );
 }
