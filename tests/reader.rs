@@ -68,6 +68,23 @@ fn paper_pages_carry_citation_tags_json_ld_and_bibtex() {
     assert_eq!(json["name"], f["title"].as_str().unwrap());
     assert_eq!(json["author"][1]["name"], "Taher A. Ghaleb");
     assert_eq!(json["identifier"][0], "arXiv:2604.03438");
+    // A headline search engines read in full: a long title ends after a word, TeX turned.
+    for (id, headline) in [
+        (
+            "2202.06515",
+            "On the statistical theory of self-gravitating collisionless dark matter flow: Scale and redshift variation of…",
+        ),
+        (
+            "2012.06822",
+            // 110 characters once its "--" is a dash: whole.
+            "Digital Twins Are Not Monozygotic – Cross-Replicating ADAS Testing in Two Industry-Grade Automotive Simulators",
+        ),
+    ] {
+        let html = read(site.path().join(format!("public/papers/{id}/index.html")));
+        let got = json_ld(&html)["headline"].as_str().unwrap().to_string();
+        assert_eq!(got, headline);
+        assert!(got.chars().count() <= 110);
+    }
 
     let bib = html.split("<pre>").nth(1).unwrap();
     let bib = html_escape::decode_html_entities(&bib[..bib.find("</pre>").unwrap()]).into_owned();

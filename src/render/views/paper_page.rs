@@ -76,6 +76,29 @@ pub(super) fn ascii_word(s: &str) -> String {
     slug::slugify(s).replace('-', "")
 }
 
+/// The title as schema.org's `headline`, which search engines read as text of at most 110
+/// characters: its formulas as Unicode where they can be, and a longer title cut after a
+/// word, with "…" ("…Scale and redshift variation of " and "…tunneling-based Hamilt" were
+/// cut where the 110th character fell).
+fn json_ld_headline(title: &str) -> String {
+    const MAX: usize = 110;
+    let text = crate::render::math::readable_text(title);
+    if text.chars().count() <= MAX {
+        return text.into_owned();
+    }
+    let end = text
+        .char_indices()
+        .nth(MAX - 1)
+        .map_or(text.len(), |(i, _)| i);
+    // A word that ends where the room does is whole.
+    let cut = if text[end..].starts_with(char::is_whitespace) {
+        end
+    } else {
+        text[..end].rfind(char::is_whitespace).unwrap_or(end)
+    };
+    format!("{}…", text[..cut].trim_end_matches([' ', ',', ':', ';']))
+}
+
 /// "By Tiannan Guo et al.; published 2025-02-26 at www.nature.com.": a paper's description
 /// when nothing says what it is about. Three names at most, as a byline on a card.
 fn byline_description(persons: &[&str], more: bool, day: &str, abs: &str) -> String {
@@ -271,7 +294,7 @@ pub fn paper_page_extras(
             .collect(),
         date_modified: f.updated.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
         date_published: first_version_iso(first_version),
-        headline: f.title.chars().take(110).collect(),
+        headline: json_ld_headline(&f.title),
         identifier: &identifiers,
         image: figure_rel(p).map(|rel| urls.permalink(&rel)),
         keywords: &f.categories,
