@@ -72,9 +72,12 @@ pub fn summarize(abstract_text: &str) -> Summary {
     let s = best(&|i| scored[i].1 + 0.5 * scored[i].0, Some(h));
     let summary = s
         .map(|s| {
-            best_span(&strip_openers(&sentences[s]), SUMMARY_CHARS, &|t| {
+            let sentence = strip_openers(&sentences[s]);
+            // Room for the "…" of a sentence that goes on past the span.
+            let span = best_span(&sentence, SUMMARY_CHARS - 1, &|t| {
                 contribution_score(t, 1, 3) + 0.5 * result_score(t, 1, 3)
-            })
+            });
+            ellipsis_unless_whole(&sentence, span)
         })
         .unwrap_or_default();
     Summary {
@@ -106,6 +109,17 @@ static POINTS_AT_THE_PAPER: LazyLock<Regex> = LazyLock::new(|| {
 /// earlier sentence named.
 fn points_back(sentence: &str) -> bool {
     POINTS_BACK.is_match(sentence) && !POINTS_AT_THE_PAPER.is_match(sentence)
+}
+
+/// The one-liner, with "…" where the sentence goes on past it: a line that stops before
+/// its sentence does ("…and provide initial tools", which the abstract goes on "for
+/// measuring software discrimination") must not read as if it said all.
+fn ellipsis_unless_whole(sentence: &str, mut span: String) -> String {
+    let sentence = sentence.trim_end_matches(['.', ' ']);
+    if !span.is_empty() && !span.ends_with('…') && !sentence.ends_with(span.as_str()) {
+        span.push('…');
+    }
+    span
 }
 
 /// Whether a line is more than a stub: whole, or cut to at least half of `max`.

@@ -485,3 +485,25 @@ fn a_percent_in_a_formula_stays_escaped_and_shows() {
     let text = regex::Regex::new("<[^>]*>").unwrap().replace_all(&html, "");
     assert!(text.contains("25%"), "{html}");
 }
+
+#[test]
+fn a_one_liner_that_stops_before_its_sentence_does_says_so() {
+    // 1709.03221's last sentence is longer than a one-liner: its line stopped at "provide
+    // initial tools", which read as if the sentence ended there.
+    let s = summarize(
+        "This paper defines software fairness and discrimination and develops a testing-based method for measuring if and how much software discriminates, focusing on causality in discriminatory behavior. Evidence of software discrimination has been found in modern software systems that recommend criminal sentences, grant access to financial products, and determine who is allowed to participate in promotions. Our approach, Themis, generates efficient test suites to measure discrimination. Given a schema describing valid system inputs, Themis generates discrimination tests automatically and does not require an oracle. We evaluate Themis on 20 software systems, 12 of which come from prior work with explicit focus on avoiding discrimination. We find that (1) Themis is effective at discovering software discrimination, (2) state-of-the-art techniques for removing discrimination from algorithms fail in many situations, at times discriminating against as much as 98% of an input subdomain, (3) Themis optimizations are effective at producing efficient test suites for measuring discrimination, and (4) Themis is more efficient on systems that exhibit more discrimination. We thus demonstrate that fairness testing is a critical aspect of the software development cycle in domains with possible discrimination and provide initial tools for measuring software discrimination.",
+    );
+    assert!(
+        s.summary.ends_with('…') && s.summary.chars().count() <= SUMMARY_CHARS,
+        "{}",
+        s.summary
+    );
+    // A whole sentence has no "…".
+    let s = summarize(
+        "Large language models are increasingly used for code. In this paper, we present Foo, a caching layer for LLM inference. Experiments on three benchmarks show that Foo reduces latency by up to 42% and cuts cost by 3.1x compared to vLLM.",
+    );
+    assert_eq!(
+        s.summary,
+        "We present Foo, a caching layer for LLM inference"
+    );
+}
