@@ -68,6 +68,15 @@ fn paper_pages_carry_citation_tags_json_ld_and_bibtex() {
     assert_eq!(json["name"], f["title"].as_str().unwrap());
     assert_eq!(json["author"][1]["name"], "Taher A. Ghaleb");
     assert_eq!(json["identifier"][0], "arXiv:2604.03438");
+    // A journal reference as the parts a reference manager files: the whole of "Physics of
+    // Fluids 36, 117158 (2024)" was the journal's name.
+    let fluids = read(site.path().join("public/papers/2202.06515/index.html"));
+    assert_eq!(
+        meta(&fluids, "citation_journal_title"),
+        ["Physics of Fluids"]
+    );
+    assert_eq!(meta(&fluids, "citation_volume"), ["36"]);
+    assert_eq!(meta(&fluids, "citation_firstpage"), ["117158"]);
     // A headline search engines read in full: a long title ends after a word, TeX turned.
     for (id, headline) in [
         (
@@ -80,8 +89,8 @@ fn paper_pages_carry_citation_tags_json_ld_and_bibtex() {
             "Digital Twins Are Not Monozygotic – Cross-Replicating ADAS Testing in Two Industry-Grade Automotive Simulators",
         ),
     ] {
-        let html = read(site.path().join(format!("public/papers/{id}/index.html")));
-        let got = json_ld(&html)["headline"].as_str().unwrap().to_string();
+        let page = read(site.path().join(format!("public/papers/{id}/index.html")));
+        let got = json_ld(&page)["headline"].as_str().unwrap().to_string();
         assert_eq!(got, headline);
         assert!(got.chars().count() <= 110);
     }

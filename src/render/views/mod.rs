@@ -7,6 +7,7 @@ use crate::site::{Author, Category, DigestEntry, PaperEntry, Site, category_slug
 use serde::Serialize;
 use std::borrow::Cow;
 
+mod journal_ref;
 mod lists;
 mod paper_page;
 mod review;

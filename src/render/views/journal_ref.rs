@@ -1,0 +1,169 @@
+//! A paper's journal reference as the parts reference managers and Google Scholar read
+//! (`citation_journal_title`, `citation_volume`, …): arXiv's `journal_ref` is free text
+//! ("Phys. Rev. B 74, 024520 (2006)"), and the whole of it as the journal's name is what
+//! Zotero then files.
+
+use regex::Regex;
+use std::sync::LazyLock;
+
+/// Where a paper was published, as far as its reference says.
+#[derive(Debug, PartialEq)]
+pub enum Venue<'a> {
+    Journal {
+        name: &'a str,
+        volume: &'a str,
+        issue: &'a str,
+        first_page: &'a str,
+        last_page: &'a str,
+    },
+    Conference(&'a str),
+}
+
+/// "Phys. Rev. B 74, 024520 (2006)", "Phys. Part. Nucl. Lett. 15(3), 225-229 (2018)",
+/// "Software Testing, Verification and Reliability, 35(2):e1914, 2025".
+static CITED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?P<name>[^\d(]*[A-Za-z.)]),? (?P<volume>\d+)(?: ?\((?P<issue>\d+)\))?[,:] ?(?P<first>[A-Za-z]?\d+)(?:\([A-Z]\))?(?:[-–](?P<last>[A-Za-z]?\d+))?,? \(?(?:19|20)\d\d\)?\.?$")
+        .expect("a valid pattern")
+});
+/// SPIRES' own form: "Phys.Lett.B573:94-100,2003", "Lect.Notes Phys.562:195-212,2001".
+static SPIRES: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?P<name>[^\d]*[A-Za-z.])(?P<volume>\d+)(?:\((?P<issue>\d+)\))?:(?P<first>[A-Za-z]?\d+)(?:-(?P<last>[A-Za-z]?\d+))?,(?:19|20)\d\d$")
+        .expect("a valid pattern")
+});
+/// "International Journal of … (IJSEA), Vol.3, No.1, January 2012", and IEEE Xplore's
+/// "IEEE Transactions on Information Theory ( Volume: 65 , Issue: 4 , April 2019 )".
+static LABELLED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?P<name>[^\d]+?),? (?:\( ?)?Vol(?:\.|ume:)? ?(?P<volume>\d+) ?,? (?:(?:No\.?|Issue:) ?(?P<issue>\d+))?")
+        .expect("a valid pattern")
+});
+static CONFERENCE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:conference|symposium|workshops?|proceedings|proc\.)")
+        .expect("a valid pattern")
+});
+/// What follows a conference's name in a reference: its pages, publisher and year.
+static AFTER_CONFERENCE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:,? \(?(?:pp\.|pages) .*|, (?:19|20)\d\d,.*)$").expect("a valid pattern")
+});
+
+/// The venue `journal_ref` names, or None where it reads as neither a journal's
+/// reference nor a conference (a book chapter, a date alone).
+pub fn venue(journal_ref: &str) -> Option<Venue<'_>> {
+    let text = journal_ref.trim();
+    if let Some(caps) = [&CITED, &SPIRES, &LABELLED]
+        .into_iter()
+        .find_map(|re| re.captures(text))
+    {
+        let get = |n: &str| caps.name(n).map_or("", |m| m.as_str());
+        let name = get("name").trim().trim_end_matches(',');
+        if !name.is_empty() && !CONFERENCE.is_match(name) {
+            return Some(Venue::Journal {
+                name,
+                volume: get("volume"),
+                issue: get("issue"),
+                first_page: get("first"),
+                last_page: get("last"),
+            });
+        }
+    }
+    if CONFERENCE.is_match(text) {
+        let name = AFTER_CONFERENCE
+            .find(text)
+            .map_or(text, |after| &text[..after.start()])
+            .trim_start_matches("In ")
+            .trim_end_matches(['.', ',', ' ']);
+        return (!name.is_empty()).then_some(Venue::Conference(name));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn journal<'a>(
+        name: &'a str,
+        volume: &'a str,
+        issue: &'a str,
+        first_page: &'a str,
+        last_page: &'a str,
+    ) -> Option<Venue<'a>> {
+        Some(Venue::Journal {
+            name,
+            volume,
+            issue,
+            first_page,
+            last_page,
+        })
+    }
+
+    #[test]
+    fn the_references_of_the_example_read_as_their_parts() {
+        for (text, venue_of) in [
+            (
+                "Physics of Fluids 36, 117158 (2024)",
+                journal("Physics of Fluids", "36", "", "117158", ""),
+            ),
+            (
+                "Annals of Physics 324, 523 (2009).",
+                journal("Annals of Physics", "324", "", "523", ""),
+            ),
+            (
+                "Phys. Rev. B 74, 024520 (2006)",
+                journal("Phys. Rev. B", "74", "", "024520", ""),
+            ),
+            (
+                "Physical Review B 82, 060515(R) (2010)",
+                journal("Physical Review B", "82", "", "060515", ""),
+            ),
+            (
+                "Int. J. Mod. Phys. B, 26, 1244002 (2012)",
+                journal("Int. J. Mod. Phys. B", "26", "", "1244002", ""),
+            ),
+            (
+                "Phys. Part. Nucl. Lett. 15(3), 225-229 (2018)",
+                journal("Phys. Part. Nucl. Lett.", "15", "3", "225", "229"),
+            ),
+            (
+                "Phys.Lett.B573:94-100,2003",
+                journal("Phys.Lett.B", "573", "", "94", "100"),
+            ),
+            (
+                "Software Testing, Verification and Reliability, 35(2):e1914, 2025",
+                journal(
+                    "Software Testing, Verification and Reliability",
+                    "35",
+                    "2",
+                    "e1914",
+                    "",
+                ),
+            ),
+            (
+                "IEEE Transactions on Information Theory ( Volume: 65 , Issue: 4 , April 2019 )",
+                journal("IEEE Transactions on Information Theory", "65", "4", "", ""),
+            ),
+            (
+                "2022 IEEE International Conference On Artificial Intelligence Testing (AITest), 2022, pp. 26-33",
+                Some(Venue::Conference(
+                    "2022 IEEE International Conference On Artificial Intelligence Testing (AITest)",
+                )),
+            ),
+            (
+                "In Proc. ACM SIGSOFT International Symposium on Software Testing and Analysis (ISSTA 2020), pages 14-26. ACM, 2020",
+                Some(Venue::Conference(
+                    "Proc. ACM SIGSOFT International Symposium on Software Testing and Analysis (ISSTA 2020)",
+                )),
+            ),
+            (
+                "Formal Methods and Testing, Springer-Verlag (Ed.) (2008) 209-239",
+                None,
+            ),
+            (
+                "Communications in Mathematics and Statistics, 27 December 2022",
+                None,
+            ),
+            ("Phys. Rev. Accel. Beams 27, (2024) 112802", None),
+        ] {
+            assert_eq!(venue(text), venue_of, "{text}");
+        }
+    }
+}
