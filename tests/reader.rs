@@ -167,6 +167,27 @@ fn previews_read_text_not_tex_and_citations_keep_family_names_whole() {
         shown.contains("(it\u{a0}detects") && !shown.contains('~'),
         "{shown}"
     );
+    // A feed's counting parameter stays out of the links readers keep: bioRxiv's and OUP's
+    // `?rss=1` was on 34 papers' article links, BibTeX and feed entries.
+    let biorxiv = read(
+        site.path()
+            .join("public/papers/doi-10.1101-2025.04.04.647160/index.html"),
+    );
+    assert!(
+        biorxiv.contains("href=\"https://www.biorxiv.org/content/10.1101/2025.04.04.647160v1\""),
+        "{biorxiv}"
+    );
+    for file in walkdir::WalkDir::new(site.path().join("public")) {
+        let file = file.unwrap();
+        if file.file_type().is_file() {
+            let bytes = std::fs::read(file.path()).unwrap();
+            assert!(
+                !bytes.windows(6).any(|w| w == b"?rss=1"),
+                "{}",
+                file.path().display()
+            );
+        }
+    }
     let mut pages = 0;
     for page in std::fs::read_dir(site.path().join("public/papers")).unwrap() {
         let path = page.unwrap().path().join("index.html");

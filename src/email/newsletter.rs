@@ -160,7 +160,7 @@ pub fn render_newsletter(
                             (0, 0, 0)
                         } else {
                             (
-                                refs.number(p.abs_url),
+                                refs.number(&p.abs_url),
                                 refs.number(p.pdf_url),
                                 refs.number(views::safe_url(p.review.code)),
                             )

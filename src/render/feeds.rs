@@ -79,11 +79,11 @@ pub fn atom(meta: &FeedMeta, site: &Site, papers: &[usize], urls: &Urls) -> anyh
             "    <link rel=\"alternate\" type=\"text/html\" href=\"{}\"/>\n",
             xml_text(&link)
         ));
-        let abs = super::views::safe_url(&f.links.abs);
+        let abs = super::views::outbound_url(&f.links.abs);
         if !abs.is_empty() {
             out.push_str(&format!(
                 "    <link rel=\"related\" type=\"text/html\" href=\"{}\"/>\n",
-                xml_text(abs)
+                xml_text(&abs)
             ));
         }
         out.push_str(&format!("    <id>{}</id>\n", xml_text(&link)));

@@ -77,6 +77,39 @@ pub fn safe_url(url: &str) -> &str {
     }
 }
 
+/// A link to a paper elsewhere as a reader, a reference manager or a feed reader should
+/// keep it: `safe_url`, without the parameters a feed adds to count its readers (bioRxiv's
+/// and OUP's `?rss=1`, `utm_…`, Wiley's `af=R`), which otherwise go into readers'
+/// libraries.
+pub fn outbound_url(url: &str) -> Cow<'_, str> {
+    let url = safe_url(url);
+    let Some((base, rest)) = url.split_once('?') else {
+        return Cow::Borrowed(url);
+    };
+    let (query, fragment) = match rest.split_once('#') {
+        Some((query, fragment)) => (query, Some(fragment)),
+        None => (rest, None),
+    };
+    let is_tracking = |pair: &&str| {
+        let key = pair.split('=').next().unwrap_or("");
+        key.eq_ignore_ascii_case("rss") || key.starts_with("utm_") || *pair == "af=R"
+    };
+    if !query.split('&').any(|p| is_tracking(&p)) {
+        return Cow::Borrowed(url);
+    }
+    let kept: Vec<&str> = query.split('&').filter(|p| !is_tracking(p)).collect();
+    let mut out = base.to_string();
+    if !kept.is_empty() {
+        out.push('?');
+        out.push_str(&kept.join("&"));
+    }
+    if let Some(fragment) = fragment {
+        out.push('#');
+        out.push_str(fragment);
+    }
+    Cow::Owned(out)
+}
+
 #[derive(Serialize)]
 pub struct Link {
     pub name: String,
@@ -127,7 +160,7 @@ pub struct PaperView<'a> {
     pub journal_ref: Cow<'a, str>,
     pub doi: &'a str,
     pub doi_url: String,
-    pub abs_url: &'a str,
+    pub abs_url: Cow<'a, str>,
     pub pdf_url: &'a str,
     /// arXiv's HTML rendition, where review found one.
     pub html_url: String,
@@ -252,7 +285,7 @@ pub fn paper_view<'a>(site: &'a Site, i: usize, urls: &Urls) -> anyhow::Result<P
         } else {
             format!("https://doi.org/{}", f.doi)
         },
-        abs_url: safe_url(&f.links.abs),
+        abs_url: outbound_url(&f.links.abs),
         pdf_url: safe_url(&f.links.pdf),
         html_url: match &f.machine {
             Some(m) if m.html == "ok" && f.id.is_arxiv() => {
@@ -359,6 +392,36 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn outbound_links_lose_the_feeds_counting_parameters() {
+        let cases = [
+            (
+                "https://www.biorxiv.org/content/10.1101/2025.04.04.647160v1?rss=1",
+                "https://www.biorxiv.org/content/10.1101/2025.04.04.647160v1",
+            ),
+            (
+                "https://example.org/a?id=3&utm_source=rss&utm_medium=feed#s2",
+                "https://example.org/a?id=3#s2",
+            ),
+            (
+                "https://example.org/a?af=R&x=1",
+                "https://example.org/a?x=1",
+            ),
+            (
+                "https://arxiv.org/abs/2604.03438v1",
+                "https://arxiv.org/abs/2604.03438v1",
+            ),
+            (
+                "https://example.org/search?q=rss",
+                "https://example.org/search?q=rss",
+            ),
+            ("javascript:alert(1)?rss=1", ""),
+        ];
+        for (url, kept) in cases {
+            assert_eq!(outbound_url(url), kept, "{url}");
+        }
+    }
 
     #[test]
     fn citation_names_and_keys() {

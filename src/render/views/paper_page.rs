@@ -305,7 +305,7 @@ pub fn paper_page_extras(
     if !f.doi.is_empty() {
         identifiers.push(format!("https://doi.org/{}", f.doi));
     }
-    let abs = safe_url(&f.links.abs);
+    let abs = outbound_url(&f.links.abs);
     let json = JsonLd {
         context: "https://schema.org",
         kind: "ScholarlyArticle",
@@ -329,7 +329,7 @@ pub fn paper_page_extras(
             kind: "Organization",
             name: site_title,
         },
-        same_as: (!abs.is_empty()).then_some(abs),
+        same_as: (!abs.is_empty()).then_some(&*abs),
         url: &permalink,
     };
     let json_ld = script_safe(&serde_json::to_string_pretty(&json).expect("JSON-LD serializes"));
@@ -376,7 +376,7 @@ pub fn paper_page_extras(
             FirstVersion::Day(t) => ymd(&t, '-'),
             FirstVersion::Month { year, month } => format!("{year}-{month:02}"),
         };
-        byline_description(&persons, more, &day, safe_url(&f.links.abs))
+        byline_description(&persons, more, &day, &outbound_url(&f.links.abs))
     } else if shown_summary.is_empty() {
         let text = crate::render::math::readable_text(abstract_text);
         let mut d: String = text.chars().take(200).collect();
