@@ -19,6 +19,29 @@ pub enum Venue<'a> {
     Conference(&'a str),
 }
 
+impl Venue<'_> {
+    /// The venue as Google Scholar's tags, those it has a value for.
+    pub fn citation_tags(&self) -> Vec<(&'static str, &str)> {
+        let tags = match *self {
+            Venue::Journal {
+                name,
+                volume,
+                issue,
+                first_page,
+                last_page,
+            } => vec![
+                ("citation_journal_title", name),
+                ("citation_volume", volume),
+                ("citation_issue", issue),
+                ("citation_firstpage", first_page),
+                ("citation_lastpage", last_page),
+            ],
+            Venue::Conference(name) => vec![("citation_conference_title", name)],
+        };
+        tags.into_iter().filter(|(_, v)| !v.is_empty()).collect()
+    }
+}
+
 /// "Phys. Rev. B 74, 024520 (2006)", "Phys. Part. Nucl. Lett. 15(3), 225-229 (2018)",
 /// "Software Testing, Verification and Reliability, 35(2):e1914, 2025".
 static CITED: LazyLock<Regex> = LazyLock::new(|| {

@@ -1,6 +1,5 @@
 //! What a paper's own page adds: citation tags, BibTeX, JSON-LD and author links.
 
-use super::journal_ref::Venue;
 use super::*;
 
 pub fn author_rel(slug: &str) -> String {
@@ -269,30 +268,13 @@ pub fn paper_page_extras(
     }
     // The reference's parts, where it reads as a journal's or a conference's: the whole of
     // "Phys. Rev. B 74, 024520 (2006)" is not a journal's name.
-    match super::journal_ref::venue(&f.journal_ref) {
-        Some(Venue::Journal {
-            name,
-            volume,
-            issue,
-            first_page,
-            last_page,
-        }) => {
-            for (tag, value) in [
-                ("citation_journal_title", name),
-                ("citation_volume", volume),
-                ("citation_issue", issue),
-                ("citation_firstpage", first_page),
-                ("citation_lastpage", last_page),
-            ] {
-                if !value.is_empty() {
-                    citation.push((tag, value.to_string()));
-                }
-            }
-        }
-        Some(Venue::Conference(name)) => {
-            citation.push(("citation_conference_title", name.to_string()));
-        }
-        None => {}
+    if let Some(venue) = super::journal_ref::venue(&f.journal_ref) {
+        citation.extend(
+            venue
+                .citation_tags()
+                .into_iter()
+                .map(|(tag, value)| (tag, value.to_string())),
+        );
     }
     if !abstract_text.is_empty() {
         citation.push(("citation_abstract", abstract_text.to_string()));
