@@ -115,8 +115,10 @@ fn points_back(sentence: &str) -> bool {
 /// its sentence does ("…and provide initial tools", which the abstract goes on "for
 /// measuring software discrimination") must not read as if it said all.
 fn ellipsis_unless_whole(sentence: &str, mut span: String) -> String {
-    let sentence = sentence.trim_end_matches(['.', ' ']);
-    if !span.is_empty() && !span.ends_with('…') && !sentence.ends_with(span.as_str()) {
+    // A span that starts mid-sentence starts with a capital letter the sentence does not
+    // have there ("We develop…" of "…, we develop…").
+    let sentence = sentence.trim_end_matches(['.', ' ']).to_lowercase();
+    if !span.is_empty() && !span.ends_with('…') && !sentence.ends_with(&span.to_lowercase()) {
         span.push('…');
     }
     span

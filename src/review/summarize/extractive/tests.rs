@@ -498,6 +498,12 @@ fn a_one_liner_that_stops_before_its_sentence_does_says_so() {
         "{}",
         s.summary
     );
+    // Nor does a span that runs to the sentence's end from inside it, capitalised.
+    let sentence = "To support scalable and robust training, we develop an online RL system.";
+    assert_eq!(
+        ellipsis_unless_whole(sentence, "We develop an online RL system".into()),
+        "We develop an online RL system"
+    );
     // A whole sentence has no "…".
     let s = summarize(
         "Large language models are increasingly used for code. In this paper, we present Foo, a caching layer for LLM inference. Experiments on three benchmarks show that Foo reduces latency by up to 42% and cuts cost by 3.1x compared to vLLM.",
