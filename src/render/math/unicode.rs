@@ -49,8 +49,10 @@ impl Text {
                     if script.contains(['{', '\\']) {
                         return None;
                     }
+                    // A script sits on what it follows ("log₂ n", not "log ₂n"); a word
+                    // after a function's name and its scripts is still a word apart.
                     for s in script.chars() {
-                        self.push(if c == '_' {
+                        self.out.push(if c == '_' {
                             subscript(s)?
                         } else {
                             superscript(s)?
@@ -77,7 +79,9 @@ impl Text {
             let c = rest.chars().next()?;
             match c {
                 '{' | '}' | '%' | '|' => self.push_str(if c == '|' { "‖" } else { &rest[..1] }),
-                ',' | ';' | ':' | '!' => {}
+                // A thin space parts two words ("polylog\,n"); a negative one nothing.
+                ',' | ';' | ':' => self.after_name = true,
+                '!' => {}
                 ' ' => self.push(' '),
                 _ => return None,
             }
@@ -100,6 +104,8 @@ impl Text {
                     self.push(font.letter(c)?);
                 }
             }
+            // An operator's name is a word, as `\log` is.
+            self.after_name = name == "operatorname";
             return Some(after);
         }
         if name == "mkern" || name == "mskip" || name == "kern" {
@@ -375,6 +381,22 @@ mod tests {
             Some("O(n log(1/ε))")
         );
         assert_eq!(formula_text("\\log n").as_deref(), Some("log n"));
+        assert_eq!(
+            formula_text("\\mathcal{O}\\left(\\log_{2}L\\right)").as_deref(),
+            Some("𝒪(log₂ L)")
+        );
+        assert_eq!(
+            formula_text("O(n\\log^2 n)").as_deref(),
+            Some("O(n log² n)")
+        );
+        assert_eq!(
+            formula_text("\\operatorname{rank} A").as_deref(),
+            Some("rank A")
+        );
+        assert_eq!(
+            formula_text("\\mathrm{polylog}\\,n").as_deref(),
+            Some("polylog n")
+        );
         assert_eq!(
             formula_text("[n]=\\{1,2,\\ldots,n\\}").as_deref(),
             Some("[n]={1,2,…,n}")
