@@ -202,17 +202,9 @@ fn convert(sink: &mut Sink, text: &str, depth: usize) {
             }
             '-' => dash(&mut sink.plain, text, i),
             // A tie between two words ("it~detects", "Artemis~1") or before the formula
-            // that ends this text ("of~$X$") is a space that does not break; "~10 ms"
-            // (about ten) is as written.
-            '~' if text[..i]
-                .chars()
-                .next_back()
-                .is_some_and(char::is_alphanumeric)
-                && text[i + 1..]
-                    .chars()
-                    .next()
-                    .is_none_or(char::is_alphanumeric) =>
-            {
+            // that ends this text ("of~$X$") is a space that does not break. As written:
+            // "~10 ms" (about ten), "2~3x" (a range), "X~N(0,1)" (distributed as).
+            '~' if is_tie(&text[..i], &text[i + 1..]) => {
                 sink.plain.push('\u{a0}');
                 Some(1)
             }
@@ -226,6 +218,21 @@ fn convert(sink: &mut Sink, text: &str, depth: usize) {
             }
         }
     }
+}
+
+/// Whether a `~` between `before` and `after` is TeX's tie: a word before it (not a lone
+/// letter, which is a variable) and a word, a figure or the text's end after it; not
+/// between two figures.
+fn is_tie(before: &str, after: &str) -> bool {
+    let word: String = before
+        .chars()
+        .rev()
+        .take_while(|c| c.is_alphanumeric())
+        .collect();
+    let next = after.chars().next();
+    let figures = word.chars().next().is_some_and(|c| c.is_ascii_digit())
+        && next.is_some_and(|c| c.is_ascii_digit());
+    word.chars().count() > 1 && next.is_none_or(char::is_alphanumeric) && !figures
 }
 
 /// `3--5`, `Hasse--Weil` and `Title -- Subtitle`: an en dash between two words or figures
@@ -466,6 +473,11 @@ mod tests {
         assert_eq!(
             html("more powerful (it~detects sparse ones) on the Artemis~1 mission, ~10 ms"),
             "more powerful (it\u{a0}detects sparse ones) on the Artemis\u{a0}1 mission, ~10 ms"
+        );
+        // A range and a distribution keep their tilde.
+        assert_eq!(
+            html("a 2~3x speedup in 10~20% of cases, with X~N(0,1)"),
+            "a 2~3x speedup in 10~20% of cases, with X~N(0,1)"
         );
         assert_eq!(
             crate::render::math::text_with_math("the index set of~$X$"),
