@@ -63,6 +63,11 @@ static CONFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:conference|symposium|workshops?|proceedings|proc\.)")
         .expect("a valid pattern")
 });
+/// A meeting by name: what a journal's name never says, where "Proc." and "Proceedings"
+/// may be a journal's (Proc. Natl. Acad. Sci., Proceedings of the IEEE).
+static MEETING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:conference|symposium|workshops?)\b").expect("a valid pattern")
+});
 /// What follows a conference's name in a reference: its pages, publisher and year.
 static AFTER_CONFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?:,? \(?(?:pp\.|pages) .*|, (?:19|20)\d\d,.*)$").expect("a valid pattern")
@@ -78,7 +83,7 @@ pub fn venue(journal_ref: &str) -> Option<Venue<'_>> {
     {
         let get = |n: &str| caps.name(n).map_or("", |m| m.as_str());
         let name = get("name").trim().trim_end_matches(',');
-        if !name.is_empty() && !CONFERENCE.is_match(name) {
+        if !name.is_empty() && !MEETING.is_match(name) {
             return Some(Venue::Journal {
                 name,
                 volume: get("volume"),
@@ -175,6 +180,15 @@ mod tests {
                 Some(Venue::Conference(
                     "Proc. ACM SIGSOFT International Symposium on Software Testing and Analysis (ISSTA 2020)",
                 )),
+            ),
+            // Journals named for proceedings.
+            (
+                "Proc. Natl. Acad. Sci. USA 103, 15123 (2006)",
+                journal("Proc. Natl. Acad. Sci. USA", "103", "", "15123", ""),
+            ),
+            (
+                "Proceedings of the IEEE 108, 1 (2020)",
+                journal("Proceedings of the IEEE", "108", "", "1", ""),
             ),
             (
                 "Formal Methods and Testing, Springer-Verlag (Ed.) (2008) 209-239",
