@@ -438,6 +438,7 @@ mod tests {
         // Capitalised particles join as arXiv's parser joins them; others stay given names.
         assert_eq!(last_first("A. Del Maestro"), "Del Maestro, A.");
         assert_eq!(last_first("Lucas Van Praet"), "Van Praet, Lucas");
+        assert_eq!(last_first("Hieu Van Nguyen"), "Nguyen, Hieu Van");
         assert_eq!(last_first("Saunders Mac Lane"), "Mac Lane, Saunders");
         assert_eq!(last_first("S. El Shawish"), "Shawish, S. El");
         assert_eq!(last_first("Di Wu"), "Wu, Di");

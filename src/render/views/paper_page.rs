@@ -45,13 +45,23 @@ const ANY_CASE_PARTICLES: &[&str] = &[
     "van", "der", "de", "la", "von", "del", "della", "da", "mac", "ter", "dem", "di",
 ];
 
-/// Whether a word before the family name belongs to it: a particle of `PARTICLES` in lower
-/// case, or of `ANY_CASE_PARTICLES` in any case.
-fn is_particle(word: &str) -> bool {
+/// Vietnamese family names, most common first: before one, a capitalised "Van" (Văn) is a
+/// middle name ("Hieu Van Nguyen" is "Nguyen, Hieu Van"), not a particle.
+const VIETNAMESE_FAMILY_NAMES: &[&str] = &[
+    "Nguyen", "Nguyễn", "Tran", "Trần", "Le", "Lê", "Pham", "Phạm", "Hoang", "Hoàng", "Huynh",
+    "Huỳnh", "Phan", "Vu", "Vũ", "Vo", "Võ", "Dang", "Đặng", "Bui", "Bùi", "Do", "Đỗ", "Ho", "Hồ",
+    "Ngo", "Ngô", "Duong", "Dương", "Ly", "Lý", "Dinh", "Đinh", "Truong", "Trương", "Luong",
+    "Lương", "Trinh", "Trịnh", "Mai", "Cao", "Lam", "Lâm", "Ha", "Hà", "Ta", "Tạ",
+];
+
+/// Whether `word`, before `next`, belongs to the family name: a particle of `PARTICLES` in
+/// lower case, or of `ANY_CASE_PARTICLES` in any case.
+fn is_particle(word: &str, next: &str) -> bool {
     PARTICLES.contains(&word)
-        || ANY_CASE_PARTICLES
+        || (ANY_CASE_PARTICLES
             .iter()
             .any(|p| p.eq_ignore_ascii_case(word))
+            && !(word == "Van" && VIETNAMESE_FAMILY_NAMES.contains(&next)))
 }
 
 /// A generation after a name, which is not its family name.
@@ -66,7 +76,7 @@ fn name_parts(name: &str) -> (String, String, Option<&str>) {
         _ => None,
     };
     let mut start = words.len().saturating_sub(1);
-    while start > 1 && is_particle(words[start - 1]) {
+    while start > 1 && is_particle(words[start - 1], words[start]) {
         start -= 1;
     }
     (words[..start].join(" "), words[start..].join(" "), suffix)
