@@ -364,11 +364,8 @@ pub fn paper_page_extras(
     let description = if shown_summary.is_empty() && abstract_text.trim().is_empty() {
         // A feed that gives no abstract (Nature's subject feeds): who and when, so that a
         // link preview is not blank.
-        let day = match first_version {
-            FirstVersion::Day(t) => ymd(&t, '-'),
-            FirstVersion::Month { year, month } => format!("{year}-{month:02}"),
-        };
-        byline_description(&persons, more, &day, &outbound_url(&f.links.abs))
+        let day = first_version_shown(first_version, '-');
+        byline_description(&persons, more, &day, &abs)
     } else if shown_summary.is_empty() {
         let text = crate::render::math::readable_text(abstract_text);
         let mut d: String = text.chars().take(200).collect();
