@@ -396,7 +396,7 @@ fn write_group(sink: &mut Sink, element: Option<&str>, inner: &str, depth: usize
 
 /// The braced group `rest` starts with: what is inside, and its length with the braces.
 /// None when it does not close.
-fn group(rest: &str) -> Option<(&str, usize)> {
+pub(crate) fn group(rest: &str) -> Option<(&str, usize)> {
     if !rest.starts_with('{') {
         return None;
     }

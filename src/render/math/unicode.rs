@@ -18,14 +18,14 @@ const MAX_DEPTH: usize = 4;
 #[derive(Default)]
 struct Text {
     out: String,
-    /// A function's name was just written: a letter or digit after it is a word apart
-    /// ("log n", not "logn").
-    after_name: bool,
+    /// A function's name or a thin space was just written: a letter or digit next is a
+    /// word apart ("log n", not "logn"; "polylog\,n" is "polylog n").
+    word_apart: bool,
 }
 
 impl Text {
     fn push(&mut self, c: char) {
-        if std::mem::take(&mut self.after_name) && c.is_alphanumeric() {
+        if std::mem::take(&mut self.word_apart) && c.is_alphanumeric() {
             self.out.push(' ');
         }
         self.out.push(c);
@@ -80,7 +80,7 @@ impl Text {
             match c {
                 '{' | '}' | '%' | '|' => self.push_str(if c == '|' { "‖" } else { &rest[..1] }),
                 // A thin space parts two words ("polylog\,n"); a negative one nothing.
-                ',' | ';' | ':' => self.after_name = true,
+                ',' | ';' | ':' => self.word_apart = true,
                 '!' => {}
                 ' ' => self.push(' '),
                 _ => return None,
@@ -105,7 +105,7 @@ impl Text {
                 }
             }
             // An operator's name is a word, as `\log` is.
-            self.after_name = name == "operatorname";
+            self.word_apart = name == "operatorname";
             return Some(after);
         }
         if name == "mkern" || name == "mskip" || name == "kern" {
@@ -128,7 +128,7 @@ impl Text {
                 self.out.push(' ');
             }
             self.out.push_str(name);
-            self.after_name = true;
+            self.word_apart = true;
             return Some(after_space(after));
         }
         match name {
@@ -216,20 +216,12 @@ impl Font {
     }
 }
 
-/// A command's or script's argument: one character or a braced group (its braces
-/// balanced).
+/// A command's or script's argument: one character or a braced group (`tex_text::group`:
+/// its braces balanced, an escaped one not counted).
 fn argument(rest: &str) -> Option<(&str, &str)> {
-    if let Some(group) = rest.strip_prefix('{') {
-        let mut depth = 0usize;
-        for (i, c) in group.char_indices() {
-            match c {
-                '{' => depth += 1,
-                '}' if depth == 0 => return Some((&group[..i], &group[i + 1..])),
-                '}' => depth -= 1,
-                _ => {}
-            }
-        }
-        return None;
+    if rest.starts_with('{') {
+        let (inner, len) = crate::render::tex_text::group(rest)?;
+        return Some((inner, &rest[len..]));
     }
     let c = rest
         .chars()
