@@ -221,9 +221,20 @@ fn convert(sink: &mut Sink, text: &str, depth: usize) {
 }
 
 /// Whether a `~` between `before` and `after` is TeX's tie: a word before it (not a lone
-/// letter, which is a variable) and a word, a figure or the text's end after it; not
-/// between two figures.
+/// letter, which is a variable) and a word, a figure, a bracket or the text's end after it;
+/// not between two figures. An abbreviation's full stop may end the word ("Fig.~3", "et
+/// al.~Smith"), a word of letters only, so that "10.~5" keeps its tilde.
 fn is_tie(before: &str, after: &str) -> bool {
+    if let Some(abbreviation) = before.strip_suffix('.') {
+        let letters = abbreviation
+            .chars()
+            .rev()
+            .take_while(|c| c.is_alphanumeric())
+            .collect::<Vec<_>>();
+        return letters.len() > 1
+            && letters.iter().all(|c| c.is_alphabetic())
+            && after.chars().next().is_some_and(opens_word);
+    }
     let word: String = before
         .chars()
         .rev()
@@ -232,7 +243,12 @@ fn is_tie(before: &str, after: &str) -> bool {
     let next = after.chars().next();
     let figures = word.chars().next().is_some_and(|c| c.is_ascii_digit())
         && next.is_some_and(|c| c.is_ascii_digit());
-    word.chars().count() > 1 && next.is_none_or(char::is_alphanumeric) && !figures
+    word.chars().count() > 1 && next.is_none_or(opens_word) && !figures
+}
+
+/// What may follow a tie: a word, a figure, or a bracketed number ("Eq.~(3)", "in~[4]").
+fn opens_word(c: char) -> bool {
+    c.is_alphanumeric() || c == '(' || c == '['
 }
 
 /// `3--5`, `Hasse--Weil` and `Title -- Subtitle`: an en dash between two words or figures
@@ -474,10 +490,15 @@ mod tests {
             html("more powerful (it~detects sparse ones) on the Artemis~1 mission, ~10 ms"),
             "more powerful (it\u{a0}detects sparse ones) on the Artemis\u{a0}1 mission, ~10 ms"
         );
+        // After an abbreviation's full stop too.
+        assert_eq!(
+            html("as Fig.~3 shows, after Smith et al.~[4] and in~[5], by Eqs.~(2)"),
+            "as Fig.\u{a0}3 shows, after Smith et al.\u{a0}[4] and in\u{a0}[5], by Eqs.\u{a0}(2)"
+        );
         // A range and a distribution keep their tilde.
         assert_eq!(
-            html("a 2~3x speedup in 10~20% of cases, with X~N(0,1)"),
-            "a 2~3x speedup in 10~20% of cases, with X~N(0,1)"
+            html("a 2~3x speedup in 10~20% of cases, with X~N(0,1), from 10.~5 or x.~2"),
+            "a 2~3x speedup in 10~20% of cases, with X~N(0,1), from 10.~5 or x.~2"
         );
         assert_eq!(
             crate::render::math::text_with_math("the index set of~$X$"),
