@@ -45,14 +45,26 @@ impl Venue<'_> {
 /// "Phys. Rev. B 74, 024520 (2006)", "Phys. Part. Nucl. Lett. 15(3), 225-229 (2018)",
 /// "Software Testing, Verification and Reliability, 35(2):e1914, 2025".
 static CITED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?P<name>[^\d(]*[A-Za-z.)]),? (?P<volume>\d+)(?: ?\((?P<issue>\d+)\))?[,:] ?(?P<first>[A-Za-z]?\d+)(?:\([A-Z]\))?(?:[-–](?P<last>[A-Za-z]?\d+))?,? \(?(?:19|20)\d\d\)?\.?$")
+    Regex::new(r"^(?P<name>[^\d(]*[A-Za-z.)]),? (?P<volume>\d+)(?: ?\((?P<issue>\d+)\))?[,:] ?(?P<first>[A-Za-z]?\d+)(?:\([A-Z]\))?(?:(?:--?|–)(?P<last>[A-Za-z]?\d+))?,? \(?(?:19|20)\d\d\)?\.?$")
         .expect("a valid pattern")
 });
-/// SPIRES' own form: "Phys.Lett.B573:94-100,2003", "Lect.Notes Phys.562:195-212,2001".
+/// The year after the volume, as mathematics journals cite: "Math. Res. Lett. 15 (2008),
+/// no. 2, 351--358", "J. Math. Phys. 48(2007), 092102.", "J. of Pure and Applied Algebra,
+/// 213(2) (Feb. 2009) 264-278".
+static YEAR_AFTER_VOLUME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?P<name>[^\d(]*[A-Za-z.)]),? (?P<volume>\d+)(?:\((?P<issue>\d+)\))? ?\([^()]*(?:19|20)\d\d\)(?:,? [Nn]o\. ?(?P<number>\d+))?,? (?:pp\. ?)?(?P<first>[A-Za-z]?\d+)(?:(?:--?|–)(?P<last>[A-Za-z]?\d+))?\.?$")
+        .expect("a valid pattern")
+});
+/// SPIRES' own form: "Phys.Lett.B573:94-100,2003", "Lect.Notes Phys.562:195-212,2001",
+/// "JHEP 0705:034,2007".
 static SPIRES: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?P<name>[^\d]*[A-Za-z.])(?P<volume>\d+)(?:\((?P<issue>\d+)\))?:(?P<first>[A-Za-z]?\d+)(?:-(?P<last>[A-Za-z]?\d+))?,(?:19|20)\d\d$")
+    Regex::new(r"^(?P<name>[^\d]*[A-Za-z.]) ?(?P<volume>\d+)(?:\((?P<issue>\d+)\))?:(?P<first>[A-Za-z]?\d+)(?:-(?P<last>[A-Za-z]?\d+))?,(?:19|20)\d\d$")
         .expect("a valid pattern")
 });
+/// A volume's label left at the end of a journal's name: "Journal of Applied Physics, vol
+/// 104, 073536 (2008)".
+static VOLUME_LABEL: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i),? ?vol(?:ume|\.)?$").expect("a valid pattern"));
 /// "International Journal of … (IJSEA), Vol.3, No.1, January 2012", and IEEE Xplore's
 /// "IEEE Transactions on Information Theory ( Volume: 65 , Issue: 4 , April 2019 )".
 static LABELLED: LazyLock<Regex> = LazyLock::new(|| {
@@ -76,18 +88,24 @@ static AFTER_CONFERENCE: LazyLock<Regex> = LazyLock::new(|| {
 /// The venue `journal_ref` names, or None where it reads as neither a journal's
 /// reference nor a conference (a book chapter, a date alone).
 pub fn venue(journal_ref: &str) -> Option<Venue<'_>> {
-    let text = journal_ref.trim();
-    if let Some(caps) = [&CITED, &SPIRES, &LABELLED]
+    // The first of two references ("…; Erratum: …", a translation's) is the paper's.
+    let text = journal_ref.split("; ").next().unwrap_or_default().trim();
+    if let Some(caps) = [&CITED, &YEAR_AFTER_VOLUME, &SPIRES, &LABELLED]
         .into_iter()
         .find_map(|re| re.captures(text))
     {
         let get = |n: &str| caps.name(n).map_or("", |m| m.as_str());
         let name = get("name").trim().trim_end_matches(',');
+        let name = VOLUME_LABEL
+            .find(name)
+            .map_or(name, |label| &name[..label.start()]);
         if !name.is_empty() && !MEETING.is_match(name) {
             return Some(Venue::Journal {
                 name,
                 volume: get("volume"),
-                issue: get("issue"),
+                issue: Some(get("issue"))
+                    .filter(|issue| !issue.is_empty())
+                    .unwrap_or(get("number")),
                 first_page: get("first"),
                 last_page: get("last"),
             });
@@ -125,7 +143,7 @@ mod tests {
     }
 
     #[test]
-    fn the_references_of_the_example_read_as_their_parts() {
+    fn references_of_the_example_and_the_snapshot_read_as_their_parts() {
         for (text, venue_of) in [
             (
                 "Physics of Fluids 36, 117158 (2024)",
@@ -180,6 +198,37 @@ mod tests {
                 Some(Venue::Conference(
                     "Proc. ACM SIGSOFT International Symposium on Software Testing and Analysis (ISSTA 2020)",
                 )),
+            ),
+            // arXiv's metadata snapshot: the year after the volume, TeX's page ranges,
+            // SPIRES with a space, an erratum after the reference, a volume's label.
+            (
+                "Math. Res. Lett. 15 (2008), no. 2, 351--358",
+                journal("Math. Res. Lett.", "15", "2", "351", "358"),
+            ),
+            (
+                "J. Math. Phys. 48(2007), 092102.",
+                journal("J. Math. Phys.", "48", "", "092102", ""),
+            ),
+            (
+                "J. of Pure and Applied Algebra, 213(2) (Feb. 2009) 264-278",
+                journal("J. of Pure and Applied Algebra", "213", "2", "264", "278"),
+            ),
+            (
+                "Comm. Math. Helv. 84 (2009), No. 2, pp. 259--296.",
+                journal("Comm. Math. Helv.", "84", "2", "259", "296"),
+            ),
+            ("JHEP 0705:034,2007", journal("JHEP", "0705", "", "034", "")),
+            (
+                "J.Opt.Soc.Am.A 23, 2578-2591 (2006); Erratum: J.Opt.Soc.Am.A 32, 2407-2408 (2015)",
+                journal("J.Opt.Soc.Am.A", "23", "", "2578", "2591"),
+            ),
+            (
+                "Journal of Applied Physics, vol 104, 073536 (2008)",
+                journal("Journal of Applied Physics", "104", "", "073536", ""),
+            ),
+            (
+                "Contrib. Plasma Phys.Volume 47, 368, 2007",
+                journal("Contrib. Plasma Phys.", "47", "", "368", ""),
             ),
             // Journals named for proceedings.
             (
