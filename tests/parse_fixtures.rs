@@ -262,6 +262,25 @@ fn journal_feeds() {
         "https://www.biorxiv.org/content/10.1101/2025.04.07.647590v1?rss=1"
     );
     assert_eq!(p.authors[0], "N. Hou");
+    // bioRxiv runs a structured abstract's headings into its text ("BackgroundAmplicon");
+    // they read as the OUP feed's below do.
+    let amplicon = feed
+        .papers
+        .iter()
+        .find(|p| p.doi == "10.1101/2025.04.10.648097")
+        .unwrap();
+    assert!(
+        amplicon
+            .abstract_text
+            .starts_with("Background: Amplicon sequencing is"),
+        "{}",
+        amplicon.abstract_text
+    );
+    let run_in =
+        regex::Regex::new(r"\b(?:Background|Results|Conclusions?|Methods)[A-Z][a-z]").unwrap();
+    for p in &feed.papers {
+        assert!(!run_in.is_match(&p.abstract_text), "{}", p.abstract_text);
+    }
 
     let (_, feed) = parse(
         &dir,

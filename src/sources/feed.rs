@@ -1,6 +1,8 @@
 //! Any RSS 0.9x/1.0/2.0 or Atom 1.0 journal or preprint feed.
 
-use super::text::{extract_doi, html_to_text, parse_date, split_authors};
+use super::text::{
+    extract_doi, html_to_text, parse_date, set_apart_run_in_headings, split_authors,
+};
 use super::xml::{Element, NS_CONTENT, NS_DC};
 use super::{ParseContext, ParsedFeed};
 use crate::paper::{Links, Paper, PaperId};
@@ -156,6 +158,7 @@ fn parse_item(
         .or_else(|| item.first_in_ns(NS_CONTENT, "encoded"))
         .or_else(|| item.first_own("content"))
         .map(html_field)
+        .map(set_apart_run_in_headings)
         .unwrap_or_default();
     if title.is_empty() && link.is_empty() && guid.is_empty() && abstract_text.is_empty() {
         return None;

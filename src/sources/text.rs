@@ -1,6 +1,8 @@
 //! Text clean-up shared by the feed parsers: HTML to plain text, author lists, dates.
 
 use chrono::{DateTime, NaiveDate, Utc};
+use regex::Regex;
+use std::sync::LazyLock;
 
 /// Feed HTML (escaped, CDATA or raw) to plain text: tags dropped, entities decoded,
 /// white space folded. The result is text, to be escaped again wherever it is shown.
@@ -14,6 +16,38 @@ pub fn html_to_text(html: &str) -> String {
     if !html.contains('<') && !html.contains('&') {
         return super::xml::fold_whitespace(html);
     }
+    blocks_to_text(html)
+}
+
+/// An abstract with the headings run into its text set apart, as `html_to_text` sets apart
+/// those in tags ("Background: Amplicon sequencing is…"). bioRxiv's feeds drop the tags
+/// upstream and give "BackgroundAmplicon sequencing is…", "…this gap. ResultsWe show…".
+pub fn set_apart_run_in_headings(text: String) -> String {
+    match RUN_IN_HEADING.is_match(&text) {
+        true => RUN_IN_HEADING
+            .replace_all(&text, "$lead$heading: $next")
+            .into_owned(),
+        false => text,
+    }
+}
+
+/// At the text's start or after a sentence's end, a heading PubMed knows, then a capital
+/// where a space should be; not one that may start a name ("ContactNet", "DesignNet").
+static RUN_IN_HEADING: LazyLock<Regex> = LazyLock::new(|| {
+    const ONE: &str = concat!(
+        r"(?:Abstract|Background|Motivation|Introduction|Objectives?|Aims?|Purpose|Rationale|",
+        r"Importance|Significance|Methods?|Methodology|Results?|Findings|Interpretation|",
+        r"Discussion|Conclusions?|Summary|Data [Ss]ummary|Impact [Ss]tatement|",
+        r"Availability(?: and [Ii]mplementation)?|Supplementary [Ii]nformation)",
+    );
+    // Two may share a section: "Methods & ResultsThe target…".
+    Regex::new(&format!(
+        r"(?P<lead>^|[.?!] )(?P<heading>{ONE}(?: (?:&|and) {ONE})?)(?P<next>[A-Z][a-z]|A [a-z]|[A-Z]{{2,}}[^a-z])"
+    ))
+    .expect("a valid pattern")
+});
+
+fn blocks_to_text(html: &str) -> String {
     let cleaned = ammonia::Builder::empty()
         .clean(&mark_blocks(html))
         .to_string();
@@ -201,6 +235,29 @@ pub fn extract_doi(s: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn headings_biorxiv_runs_into_the_text_are_set_apart() {
+        // As bioRxiv's RSS gives them (fixtures/feeds/general/biorxiv_*).
+        assert_eq!(
+            set_apart_run_in_headings(html_to_text(
+                "BackgroundAmplicon sequencing is popular. ResultsWe show it. Methods & ResultsThe tool. Impact statementWe \
+                 have developed a tool. Data SummaryFor the purposes of review. ConclusionExo works. MotivationA gap. \
+                 BackgroundRNA-seq is used."
+            )),
+            "Background: Amplicon sequencing is popular. Results: We show it. Methods & Results: The tool. Impact statement: \
+             We have developed a tool. Data Summary: For the purposes of review. Conclusion: Exo works. Motivation: A gap. \
+             Background: RNA-seq is used."
+        );
+        // Not inside a sentence, nor a word that only starts like a heading.
+        for text in [
+            "We compare Background subtraction. BackgroundSubtraction works.",
+            "A SummaryStats table. Resultsfor all. MethodsX is a journal. ContactNet ranks. DesignNet.",
+        ] {
+            let expected = text.replace("BackgroundSubtraction", "Background: Subtraction");
+            assert_eq!(set_apart_run_in_headings(text.to_string()), expected);
+        }
+    }
 
     #[test]
     fn authors() {
