@@ -53,7 +53,12 @@ pub(super) fn best_span(sentence: &str, max: usize, score: &dyn Fn(&str) -> f64)
     cuts.retain(|&at| !inside(&formulas, at));
     let mut best: Option<(f64, String)> = None;
     for (a, &start) in cuts.iter().enumerate() {
-        if !starts_clause(&sentence[start..]) {
+        // Nor inside brackets: "DOI: 10.5281/zenodo.14967337) to fill this gap" of
+        // "We have developed EnviroAmpDesigner (v0.1.3, DOI: …) to fill this gap".
+        let before = &sentence[..start];
+        if !starts_clause(&sentence[start..])
+            || before.matches('(').count() > before.matches(')').count()
+        {
             continue;
         }
         for &end in &cuts[a + 1..] {

@@ -138,6 +138,26 @@ fn long_text_is_cut_at_a_clause_not_a_word() {
 }
 
 #[test]
+fn a_span_starts_outside_brackets() {
+    // The example site's bioRxiv 2025.04.10.648097 had the headline "DOI:
+    // 10.5281/zenodo.14967337) to fill this gap".
+    let sentence = "We have developed EnviroAmpDesigner (v0.1.3, DOI: 10.5281/zenodo.14967337) to fill this gap, which we used to design a multiplex amplicon panel for detection, genotyping and AMR profiling of the typhoidal pathogens Salmonella enterica serovars Typhi and Paratyphi A";
+    let span = best_span(sentence, 90, &|t| {
+        if t.contains("fill this gap") {
+            5.0
+        } else {
+            0.0
+        }
+    });
+    assert_eq!(
+        span.matches('(').count(),
+        span.matches(')').count(),
+        "{span}"
+    );
+    assert!(span.starts_with("We have developed EnviroAmpDesigner"), "{span}");
+}
+
+#[test]
 fn a_dash_between_spaces_ends_a_clause() {
     // The example site's 1605.01097 had the headline "… in software engineering -…".
     for dash in ["-", "--", "–", "—"] {
