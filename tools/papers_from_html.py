@@ -33,7 +33,8 @@ PAPERS = {
 
 def text_of(fragment):
     fragment = re.sub(r'<math[^>]*alttext="([^"]*)"[^>]*>.*?</math>', lambda m: "$" + html.unescape(m.group(1)) + "$", fragment, flags=re.S)
-    fragment = re.sub(r"<[^>]+>", " ", fragment)
+    # Inline tags part no words: "<span>B</span>idirectional" is one word.
+    fragment = re.sub(r"<[^>]+>", "", fragment)
     t = " ".join(html.unescape(fragment).split())
     return t.replace("Report issue for preceding element", "").replace("  ", " ").strip()
 
