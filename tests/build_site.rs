@@ -538,6 +538,31 @@ fn our_atom_feed_reads_back_as_a_feed() {
             .iter()
             .all(|t| !t.as_str().unwrap().is_empty())
     );
+    // In every feed of the site, each entry says something, and says it once: not a blank
+    // item for a paper without an abstract (Nature's), nor the card's line and then the
+    // abstract that has it word for word.
+    let out = std::process::Command::new("python3")
+        .args([
+            "-c",
+            r#"
+import feedparser, glob, json, re, sys
+bad = []
+for path in sorted(glob.glob(sys.argv[1] + "/**/atom.xml", recursive=True)):
+    for e in feedparser.parse(path).entries:
+        text = " ".join(e.get("summary", "").split())
+        sentences = [s.rstrip(".…").lower() for s in re.split(r"(?<=[.?!…]) ", text)]
+        said_again = [s for s in sentences if len(s) > 40 and text.lower().count(s) > 1]
+        if not text or said_again:
+            bad.append([path, e.title, said_again[:1]])
+print(json.dumps(bad))
+"#,
+        ])
+        .arg(site.path().join("public"))
+        .output()
+        .expect("python3 runs");
+    common::assert_tool_ok(&out, "feedparser");
+    let bad: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(bad.as_array().unwrap().len(), 0, "{bad:#}");
 }
 
 /// Large sites keep abstracts in a temporary file instead of memory; the pages must not

@@ -112,14 +112,22 @@ pub fn atom(meta: &FeedMeta, site: &Site, papers: &[usize], urls: &Urls) -> anyh
             out.push_str(&format!("    <category term=\"{}\"/>\n", xml_text(c)));
         }
         // The card's headline and one-liner, said as the machine's where they are, then
-        // the abstract.
+        // the abstract; not a line the abstract then says again (an extractive review's
+        // lines are its sentences).
         let review = super::views::review_view(&site.papers[i], urls);
         let abstract_text = site.abstract_of(i)?;
+        // Compared as read: the abstract's "80.77\%" is the line's "80.77%".
+        let abstract_read = super::math::readable_text(&abstract_text);
         let lead: Vec<&str> = [review.headline, review.summary]
             .into_iter()
-            .filter(|s| !s.is_empty())
+            .filter(|s| {
+                !s.is_empty() && !says_again(&abstract_read, &super::math::readable_text(s))
+            })
             .collect();
-        let summary = if lead.is_empty() {
+        let summary = if lead.is_empty() && abstract_text.trim().is_empty() {
+            // Nature's subject feeds give no abstract: who and when, not a blank item.
+            super::views::byline_description_of(f)
+        } else if lead.is_empty() {
             abstract_text.into_owned()
         } else {
             let lead: Vec<String> = lead.into_iter().map(sentence).collect();
@@ -215,6 +223,19 @@ pub fn robots(urls: &Urls) -> String {
         "User-agent: *\nAllow: /\n\nSitemap: {}\n",
         urls.permalink("sitemap.xml")
     )
+}
+
+/// Whether `text` says `line` (a card's line, perhaps cut with "…" and its first letter
+/// made a capital) word for word.
+fn says_again(text: &str, line: &str) -> bool {
+    let words = |s: &str| {
+        s.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
+    let line = words(line.trim_end_matches('…'));
+    !line.is_empty() && words(text).contains(&line)
 }
 
 /// A card's line as a sentence of a feed's summary: a headline cut short ("…") or one that

@@ -154,7 +154,10 @@ fn a_span_starts_outside_brackets() {
         span.matches(')').count(),
         "{span}"
     );
-    assert!(span.starts_with("We have developed EnviroAmpDesigner"), "{span}");
+    assert!(
+        span.starts_with("We have developed EnviroAmpDesigner"),
+        "{span}"
+    );
 }
 
 #[test]
