@@ -781,3 +781,46 @@ fn a_base_url_with_a_trailing_slash_is_the_same_site() {
     assert_ok(&build(site.path(), &["--base-url", "https://example.org/"]));
     assert!(!read(site.path().join("public/index.html")).contains("example.org//"));
 }
+
+/// The outbound links of each card's actions (arXiv or the article, PDF, HTML, code).
+fn action_links(html: &str) -> Vec<String> {
+    let href = regex::Regex::new(r#"<a href="([^"]+)""#).unwrap();
+    href.captures_iter(html)
+        .map(|c| c[1].to_string())
+        .filter(|u| u.starts_with("http"))
+        .collect()
+}
+
+#[test]
+fn a_paper_page_links_what_its_cards_link_and_names_what_the_machine_wrote() {
+    let site = example_site();
+    assert_ok(&build(site.path(), &[]));
+    let public = site.path().join("public");
+    let card = regex::Regex::new(
+        r#"(?s)<article class="card[^"]*" id="paper-([^"]+)".*?<p class="actions">(.*?)</p>"#,
+    )
+    .unwrap();
+    let mut cards = 0;
+    for week in std::fs::read_dir(public.join("digests")).unwrap() {
+        let page = week.unwrap().path().join("index.html");
+        if !page.is_file() {
+            continue;
+        }
+        for c in card.captures_iter(&read(&page)) {
+            let paper = read(public.join("papers").join(&c[1]).join("index.html"));
+            let links = paper.split("<p class=\"links\">").nth(1).unwrap();
+            let links = &links[..links.find("</p>").unwrap()];
+            assert_eq!(action_links(&c[2]), action_links(links), "{}", &c[1]);
+            cards += 1;
+        }
+    }
+    assert!(cards > 300, "{cards} cards");
+    // The note under a machine review names what it wrote: 2411.17730 has a headline
+    // and no one-liner.
+    let paper = read(public.join("papers/2411.17730/index.html"));
+    assert!(!paper.contains("<p class=\"summary\">"));
+    assert!(
+        paper.contains("<p class=\"review-by\">Headline: machine review"),
+        "{paper}"
+    );
+}
