@@ -368,6 +368,41 @@ fn an_editors_note_keeps_the_search_index_and_an_edited_headline_or_abstract_rem
     assert_equals_full_build(site.path());
 }
 
+/// A paper's search terms hold the names its authors' pages give them: when a new paper
+/// names an author in full, the unchanged papers that give initials are indexed again
+/// ("Adrian" finds them), not taken from the kept search state.
+#[test]
+fn a_new_paper_that_renames_an_author_page_reindexes_the_papers_on_it() {
+    let site = example_site();
+    let papers = paper_files(&site.path().join("content"));
+    // First every paper gives "A. Del Maestro", and so does the page.
+    for id in [
+        "cond-mat/0603029",
+        "0807.2873",
+        "1005.5383",
+        "cond-mat/0702661",
+        "1201.4869",
+        "cond-mat/0412498",
+    ] {
+        edit(&papers[id], "\"Adrian Del Maestro\"", "\"A. Del Maestro\"");
+    }
+    assert_ok(&paperboy(site.path(), &["build"]));
+    let public = site.path().join("public");
+    assert!(public.join("authors/a-del-maestro/index.html").is_file());
+    // A new paper spells the name out: the page is "Adrian Del Maestro" now.
+    let text = read(&papers["1201.4869"])
+        .replace("1201.4869", "1201.9999")
+        .replace("\"A. Del Maestro\"", "\"Adrian Del Maestro\"");
+    std::fs::write(papers["1201.4869"].with_file_name("1201.9999.md"), text).unwrap();
+    assert_ok(&paperboy(site.path(), &["build"]));
+    assert!(
+        public
+            .join("authors/adrian-del-maestro/index.html")
+            .is_file()
+    );
+    assert_equals_full_build(site.path());
+}
+
 /// An incremental build of `site` into a new folder: nothing to reuse but the caches.
 fn build_elsewhere(site: &Path) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();

@@ -24,6 +24,11 @@ pub(super) fn render_papers(
                 for &r in &site.related[i] {
                     h.num(site.papers[r].content_hash);
                 }
+                // The authors link to their pages, whose addresses other papers may change:
+                // a paper that spells out "A. Del Maestro" moves his page.
+                for a in site.authorships.of(i) {
+                    h.str(&site.authors[a].slug);
+                }
                 ctx.page(
                     out,
                     context,
