@@ -337,3 +337,22 @@ fn search_js_splits_and_folds_words_as_the_index_does() {
     }
     assert_eq!(differ, 0, "lines the two tokenizers read differently");
 }
+
+/// An author's name as their page gives it finds every paper on that page, those that
+/// give it by initials too: "Adrian Del Maestro" found 6 of the 10 papers on his page, the
+/// other 4 saying "A. Del Maestro".
+#[test]
+fn an_author_s_page_name_finds_every_paper_on_the_page() {
+    let site = common::example_site();
+    assert_ok(&paperboy(site.path(), &["build"]));
+    let public = site.path().join("public");
+    let page = common::read(public.join("authors/adrian-del-maestro/index.html"));
+    let on_page: BTreeSet<String> = regex::Regex::new(r#"href="(/digest/papers/[^"]+/)""#)
+        .unwrap()
+        .captures_iter(&page)
+        .map(|c| c[1].to_string())
+        .collect();
+    assert!(on_page.len() >= 10, "{on_page:?}");
+    let found = search(&public, "Adrian Del Maestro", serde_json::json!({}));
+    assert_eq!(found.papers, on_page, "{}", found.value);
+}

@@ -9,11 +9,9 @@ use super::*;
 pub(super) fn write_search_index(ctx: &Ctx, out: &Output, state: Option<&Path>) -> Result<()> {
     // Each paper's search hash, worked out once: the kept state is keyed by them, and
     // `meta.json` (so every file of the index) by all of them.
-    let searched: Vec<Fingerprint> = ctx
-        .site
-        .papers
-        .par_iter()
-        .map(site::PaperEntry::search_hash)
+    let searched: Vec<Fingerprint> = (0..ctx.site.papers.len())
+        .into_par_iter()
+        .map(|i| ctx.site.search_hash(i))
         .collect();
     let corpus = {
         let mut h = Hasher::new();

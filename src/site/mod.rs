@@ -126,6 +126,31 @@ pub struct Site {
 }
 
 impl Site {
+    /// The names paper `i`'s authors have on their pages where they differ from the ones
+    /// it gives ("Adrian Del Maestro" for its "A. Del Maestro"), in byline order.
+    pub fn page_names(&self, i: usize) -> Vec<&str> {
+        self.papers[i]
+            .front
+            .authors
+            .iter()
+            .zip(self.authorships.of(i))
+            .map(|(written, a)| (written, self.authors[a].name.as_str()))
+            .filter(|(written, name)| byline::person(written).0 != *name)
+            .map(|(_, name)| name)
+            .collect()
+    }
+
+    /// Of what the search index reads of paper `i`: its `search_hash` and the names its
+    /// authors' pages give them, which a paper by another spelling may change.
+    pub fn search_hash(&self, i: usize) -> Fingerprint {
+        let mut h = crate::manifest::Hasher::new();
+        h.num(self.papers[i].search_hash());
+        for name in self.page_names(i) {
+            h.str(name);
+        }
+        h.finish()
+    }
+
     /// Paper `i`'s abstract.
     pub fn abstract_of(&self, i: usize) -> Result<Cow<'_, str>> {
         match self.papers[i].abstract_at.text(&self.abstract_files) {

@@ -154,7 +154,7 @@ pub fn build_index(
             .map(|(docs, abstracts)| {
                 let mut tokenizer = Tokenizer::new();
                 for (&i, a) in docs.iter().zip(abstracts) {
-                    tokenizer.paper(i, &site.papers[i].front, a);
+                    tokenizer.paper(i, &site.papers[i].front, a, &site.page_names(i));
                 }
                 tokenizer.finish()
             })

@@ -121,7 +121,13 @@ impl Tokenizer {
 
     /// Adds paper `doc`'s weighted stems, length-normalised so long abstracts do not win
     /// every query, and its filter terms.
-    pub(super) fn paper(&mut self, doc: usize, f: &PaperFront, abstract_text: &str) {
+    pub(super) fn paper(
+        &mut self,
+        doc: usize,
+        f: &PaperFront,
+        abstract_text: &str,
+        page_names: &[&str],
+    ) {
         // The words as the pages show them: a reader searches "Schrödinger", which the feed
         // wrote `Schr\"odinger`.
         let text = crate::render::math::plain_text;
@@ -133,6 +139,15 @@ impl Tokenizer {
         self.add(&text(summary), 1.0);
         for a in &f.authors {
             self.add(a, 3.0);
+        }
+        // A reader searches an author by the name on their page: "Adrian Del Maestro"
+        // finds the papers that give "A. Del Maestro". Only the words the paper lacks, so
+        // that "Del Maestro" weighs as much as in any other paper.
+        for name in page_names {
+            let given: Vec<_> = f.authors.iter().flat_map(|a| tokenize(a)).collect();
+            for word in tokenize(name).filter(|w| !given.contains(w)) {
+                self.add(&word, 3.0);
+            }
         }
         for c in &f.categories {
             self.add(c, 2.0);
@@ -335,13 +350,13 @@ mod tests {
         let mut together = Collected::default();
         let mut tokenizer = Tokenizer::new();
         for (i, (f, a)) in papers.iter().enumerate() {
-            tokenizer.paper(i, f, a);
+            tokenizer.paper(i, f, a, &[]);
         }
         together.merge(tokenizer.finish());
         let mut alone = Collected::default();
         for (i, (f, a)) in papers.iter().enumerate().rev() {
             let mut tokenizer = Tokenizer::new();
-            tokenizer.paper(i, f, a);
+            tokenizer.paper(i, f, a, &[]);
             alone.merge(tokenizer.finish());
         }
         let (terms, words) = sorted(together);
@@ -371,7 +386,12 @@ mod tests {
             "math.AP",
         );
         let mut tokenizer = Tokenizer::new();
-        tokenizer.paper(0, &f, r"the R\'{e}nyi entropy of \emph{Hasse--Weil} forms");
+        tokenizer.paper(
+            0,
+            &f,
+            r"the R\'{e}nyi entropy of \emph{Hasse--Weil} forms",
+            &[],
+        );
         let mut all = Collected::default();
         all.merge(tokenizer.finish());
         let (_, words) = sorted(all);
