@@ -33,6 +33,12 @@ try {
     await page.waitForFunction((id) => document.querySelector(`article.card[data-id="${id}"] button.save`).getAttribute("aria-pressed") === "true", id);
   }
   check("three papers saved", chosen.length === 3);
+  // Each Save button is named for its paper, and keeps its name when pressed.
+  const names = await page.locator("button.save").evaluateAll((bs) => bs.map((b) => b.getAttribute("aria-label") || b.textContent));
+  check("every Save button is named for its paper", names.length > 80 && new Set(names).size === names.length && names.every((n) => n.startsWith("Save ") && n.length > 12), names.slice(0, 3).join(" | "));
+  const firstTitle = await page.locator(`article.card[data-id="${chosen[0]}"]`).evaluate((a) => (a.querySelector(".paper-title") || a.querySelector(".card-title a")).textContent);
+  const pressedName = await page.getByRole("button", { name: "Save " + firstTitle.replace(/\s+/g, " ").trim(), exact: true }).getAttribute("aria-pressed");
+  check("a pressed Save button keeps its name", pressedName === "true", pressedName);
   check("the week's order is offered once a paper is saved, without a reload", (await page.locator("#sort-week").count()) === 1);
   check("the header counts them", (await page.locator("#nav-saved").textContent()) === "Saved (3)");
   await page.reload({ waitUntil: "load" });

@@ -168,9 +168,15 @@
   // ---- Save buttons on cards and paper pages ----
 
   var saved = load();
-  function label(button, on) {
+  // A toggle's name stays as it is and `aria-pressed` says its state: a screen reader
+  // announced "Saved, pressed". The name says which paper: a week has 86 of them.
+  function label(button, on, title) {
     button.textContent = on ? "Saved" : "Save";
     button.setAttribute("aria-pressed", on ? "true" : "false");
+    if (title) button.setAttribute("aria-label", "Save " + title.replace(/\s+/g, " ").trim());
+  }
+  function titleOf(article) {
+    return (article.querySelector(".paper-title, h1") || article.querySelector(".card-title a") || {}).textContent || "";
   }
   // Keeps paper `p` as saved paper `id`, or with no `p` lets it go; its button says which.
   function keep(id, p, button) {
@@ -189,7 +195,7 @@
     var link = article.querySelector(".card-title a");
     var fallback = {
       id: id, url: link ? link.href : root.location.href,
-      title: (article.querySelector(".paper-title, h1") || link || {}).textContent || id,
+      title: titleOf(article) || id,
       headline: link ? link.textContent : "", authors: "", category: "", date: "", week: weekName || "", vector: [],
     };
     if (!weekName) { save(fallback); return; }
@@ -202,7 +208,7 @@
     var bar = article.querySelector(".actions") || article.querySelector(".links");
     if (!bar) return;
     var button = el("button", { type: "button", class: "save" });
-    label(button, !!saved[article.getAttribute("data-id")]);
+    label(button, !!saved[article.getAttribute("data-id")], titleOf(article));
     button.addEventListener("click", function () { toggle(article, button); });
     bar.appendChild(button);
   });
@@ -242,7 +248,7 @@
   // A Save button for a card made here from a week's file, which holds what saving keeps.
   function saveButton(p) {
     var button = el("button", { type: "button", class: "save" });
-    label(button, !!load()[p.id]);
+    label(button, !!load()[p.id], p.title || p.headline || p.id);
     button.addEventListener("click", function () { keep(p.id, load()[p.id] ? null : p, button); });
     return button;
   }
