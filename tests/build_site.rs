@@ -179,6 +179,10 @@ fn the_example_site_has_every_page_type() {
         })
         .collect();
     assert!(positions.windows(2).all(|p| p[0] < p[1]), "archive order");
+    // A week's counts read as its page gives them.
+    let week_page = read(public.join("digests/2024-W48/index.html"));
+    let counts = "45 new papers, 25 new versions";
+    assert!(week_page.contains(counts) && archive.contains(counts));
     // robots.txt points at the sitemap, which lists every paper.
     assert!(
         read(public.join("robots.txt"))
