@@ -544,7 +544,7 @@ fn our_atom_feed_reads_back_as_a_feed() {
     );
     // In every feed of the site, each entry says something, and says it once: not a blank
     // item for a paper without an abstract (Nature's), nor the card's line and then the
-    // abstract that has it word for word.
+    // abstract that has it word for word. Its authors are persons, not "X et al.".
     let out = std::process::Command::new("python3")
         .args([
             "-c",
@@ -556,8 +556,9 @@ for path in sorted(glob.glob(sys.argv[1] + "/**/atom.xml", recursive=True)):
         text = " ".join(e.get("summary", "").split())
         sentences = [s.rstrip(".…").lower() for s in re.split(r"(?<=[.?!…]) ", text)]
         said_again = [s for s in sentences if len(s) > 40 and text.lower().count(s) > 1]
-        if not text or said_again:
-            bad.append([path, e.title, said_again[:1]])
+        names = [a.get("name", "") for a in e.get("authors", [])]
+        if not text or said_again or any(n.endswith("et al.") for n in names):
+            bad.append([path, e.title, said_again[:1], names])
 print(json.dumps(bad))
 "#,
         ])

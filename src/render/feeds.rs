@@ -102,10 +102,11 @@ pub fn atom(meta: &FeedMeta, site: &Site, papers: &[usize], urls: &Urls) -> anyh
         if f.authors.is_empty() {
             out.push_str("    <author><name>unknown</name></author>\n");
         }
+        // A person's name, as the author pages give it: not "Basanta Kumar Das et al.".
         for a in &f.authors {
             out.push_str(&format!(
                 "    <author><name>{}</name></author>\n",
-                xml_text(a)
+                xml_text(crate::site::byline::person(a).0)
             ));
         }
         for c in &f.categories {
