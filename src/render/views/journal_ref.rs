@@ -64,7 +64,7 @@ static SPIRES: LazyLock<Regex> = LazyLock::new(|| {
 /// A volume's label left at the end of a journal's name: "Journal of Applied Physics, vol
 /// 104, 073536 (2008)".
 static VOLUME_LABEL: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i),? ?vol(?:ume|\.)?$").expect("a valid pattern"));
+    LazyLock::new(|| Regex::new(r"(?i),? ?\bvol(?:ume|\.)?$").expect("a valid pattern"));
 /// "International Journal of … (IJSEA), Vol.3, No.1, January 2012", and IEEE Xplore's
 /// "IEEE Transactions on Information Theory ( Volume: 65 , Issue: 4 , April 2019 )".
 static LABELLED: LazyLock<Regex> = LazyLock::new(|| {
@@ -225,6 +225,15 @@ mod tests {
             (
                 "Journal of Applied Physics, vol 104, 073536 (2008)",
                 journal("Journal of Applied Physics", "104", "", "073536", ""),
+            ),
+            // "Evol." is a word of a name, not a volume's label.
+            (
+                "Mol. Biol. Evol. 24, 1234 (2007)",
+                journal("Mol. Biol. Evol.", "24", "", "1234", ""),
+            ),
+            (
+                "J. Mol. Evol. 50 (2000) 1-10",
+                journal("J. Mol. Evol.", "50", "", "1", "10"),
             ),
             (
                 "Contrib. Plasma Phys.Volume 47, 368, 2007",
