@@ -829,3 +829,41 @@ fn a_paper_page_links_what_its_cards_link_and_names_what_the_machine_wrote() {
         "{paper}"
     );
 }
+
+/// Where an editor wrote one line and the machine the other, the page's note and the feed
+/// say only the machine's line is the machine's.
+#[test]
+fn an_editors_line_is_not_called_the_machines() {
+    let site = example_site();
+    let paper = site.path().join("content/papers/0412/cond-mat-0412498.md");
+    edit(
+        &paper,
+        "[review]\nheadline = \"\"",
+        "[review]\nheadline = \"An editor's headline about stripes\"",
+    );
+    assert_ok(&build(site.path(), &[]));
+    let public = site.path().join("public");
+    let page = read(public.join("papers/cond-mat-0412498/index.html"));
+    assert!(
+        page.contains("<p class=\"review-by\">Summary: machine review"),
+        "{page}"
+    );
+    // An editor's one-liner, and the machine's headline, which the abstract says: the
+    // entry leads with the editor's line alone, not called the machine's.
+    edit(
+        &paper,
+        "[review]\nheadline = \"An editor's headline about stripes\"\nsummary = \"\"",
+        "[review]\nheadline = \"\"\nsummary = \"An editor wrote this line about stripes\"",
+    );
+    assert_ok(&build(site.path(), &[]));
+    let feed = read(public.join("categories/cond-mat.str-el/atom.xml"));
+    let entry = feed
+        .split("<entry>")
+        .find(|e| e.contains("/papers/cond-mat-0412498/"))
+        .unwrap();
+    assert!(
+        entry.contains("<summary type=\"text\">An editor wrote this line about stripes.\n"),
+        "{entry}"
+    );
+    assert!(!entry.contains("(machine review)"), "{entry}");
+}

@@ -119,27 +119,28 @@ pub fn atom(meta: &FeedMeta, site: &Site, papers: &[usize], urls: &Urls) -> anyh
         let abstract_text = site.abstract_of(i)?;
         // Compared as read: the abstract's "80.77\%" is the line's "80.77%".
         let abstract_read = super::math::readable_text(&abstract_text);
-        let lead: Vec<&str> = [review.headline, review.summary]
-            .into_iter()
-            .filter(|s| {
-                !s.is_empty() && !says_again(&abstract_read, &super::math::readable_text(s))
-            })
-            .collect();
+        let lead: Vec<(&str, bool)> = [
+            (review.headline, review.headline_machine),
+            (review.summary, review.summary_machine),
+        ]
+        .into_iter()
+        .filter(|(s, _)| {
+            !s.is_empty() && !says_again(&abstract_read, &super::math::readable_text(s))
+        })
+        .collect();
         let summary = if lead.is_empty() && abstract_text.trim().is_empty() {
             // Nature's subject feeds give no abstract: who and when, not a blank item.
             super::views::byline_description_of(f)
         } else if lead.is_empty() {
             abstract_text.into_owned()
         } else {
-            let lead: Vec<String> = lead.into_iter().map(sentence).collect();
+            // Said as the machine's only where a line kept is.
+            let machine = lead.iter().any(|&(_, machine)| machine);
+            let lead: Vec<String> = lead.into_iter().map(|(s, _)| sentence(s)).collect();
             format!(
                 "{}{}\n\n{abstract_text}",
                 lead.join(" "),
-                if review.machine {
-                    " (machine review)"
-                } else {
-                    ""
-                }
+                if machine { " (machine review)" } else { "" }
             )
         };
         if let Some(rel) = super::views::figure_rel(&site.papers[i]) {
@@ -235,8 +236,14 @@ fn says_again(text: &str, line: &str) -> bool {
             .join(" ")
             .to_lowercase()
     };
-    let line = words(line.trim_end_matches('…'));
-    !line.is_empty() && words(text).contains(&line)
+    let (text, line) = (words(text), words(line.trim_end_matches('…')));
+    // As whole words: "net gain" is not said by "magnet gains".
+    let word_edge = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
+    !line.is_empty()
+        && text.match_indices(&line).any(|(at, _)| {
+            word_edge(text[..at].chars().next_back())
+                && word_edge(text[at + line.len()..].chars().next())
+        })
 }
 
 /// A card's line as a sentence of a feed's summary: a headline cut short ("…") or one that

@@ -25,6 +25,9 @@ pub struct ReviewView<'a> {
     pub figure_from: String,
     /// The shown headline or summary is the machine's.
     pub machine: bool,
+    /// Which of them is: an editor may have written the other.
+    pub headline_machine: bool,
+    pub summary_machine: bool,
     /// Who wrote the shown headline and summary: the summarizer or model, or "editor".
     pub by: &'a str,
 }
@@ -85,9 +88,9 @@ pub fn review_view<'a>(p: &'a PaperEntry, urls: &Urls) -> ReviewView<'a> {
     let r = f.people_review();
     let m = f.machine.as_deref();
     let (headline, summary) = f.shown_lines();
-    let (headline_machine, summary_machine) = (r.headline.is_empty(), r.summary.is_empty());
-    let machine =
-        (headline_machine && !headline.is_empty()) || (summary_machine && !summary.is_empty());
+    let headline_machine = r.headline.is_empty() && !headline.is_empty();
+    let summary_machine = r.summary.is_empty() && !summary.is_empty();
+    let machine = headline_machine || summary_machine;
     let badges: &[String] = match m {
         Some(m) if r.badges.is_empty() => &m.badges,
         _ => &r.badges,
@@ -137,6 +140,8 @@ pub fn review_view<'a>(p: &'a PaperEntry, urls: &Urls) -> ReviewView<'a> {
         figure_width: width,
         figure_height: height,
         machine,
+        headline_machine,
+        summary_machine,
         by: if machine {
             m.map_or("", |m| m.by.as_str())
         } else if headline.is_empty() && summary.is_empty() {
