@@ -11,7 +11,7 @@ pub(super) fn write_search_index(ctx: &Ctx, out: &Output, state: Option<&Path>) 
     // `meta.json` (so every file of the index) by all of them.
     let searched: Vec<Fingerprint> = (0..ctx.site.papers.len())
         .into_par_iter()
-        .map(|i| ctx.site.search_hash(i))
+        .map(|i| ctx.site.search_fingerprint(i))
         .collect();
     let corpus = {
         let mut h = Hasher::new();

@@ -140,9 +140,9 @@ impl Site {
             .collect()
     }
 
-    /// Of what the search index reads of paper `i`: its `search_hash` and the names its
-    /// authors' pages give them, which a paper by another spelling may change.
-    pub fn search_hash(&self, i: usize) -> Fingerprint {
+    /// What the search index is made from for paper `i`: the paper's own `search_hash`,
+    /// and the names its authors' pages give them, which another paper may change.
+    pub fn search_fingerprint(&self, i: usize) -> Fingerprint {
         let mut h = crate::manifest::Hasher::new();
         h.num(self.papers[i].search_hash());
         for name in self.page_names(i) {

@@ -143,10 +143,13 @@ impl Tokenizer {
         // A reader searches an author by the name on their page: "Adrian Del Maestro"
         // finds the papers that give "A. Del Maestro". Only the words the paper lacks, so
         // that "Del Maestro" weighs as much as in any other paper.
-        for name in page_names {
-            let given: Vec<_> = f.authors.iter().flat_map(|a| tokenize(a)).collect();
-            for word in tokenize(name).filter(|w| !given.contains(w)) {
-                self.add(&word, 3.0);
+        if !page_names.is_empty() {
+            let given: rustc_hash::FxHashSet<_> =
+                f.authors.iter().flat_map(|a| tokenize(a)).collect();
+            for name in page_names {
+                for word in tokenize(name).filter(|w| !given.contains(w)) {
+                    self.add(&word, 3.0);
+                }
             }
         }
         for c in &f.categories {
