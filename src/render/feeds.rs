@@ -261,6 +261,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_line_is_said_again_only_word_for_word() {
+        let abstract_text =
+            "We find a net gain. Specifically, the   proposed work shows 0.116 NED.";
+        assert!(says_again(
+            abstract_text,
+            "The proposed work shows 0.116 NED"
+        ));
+        assert!(says_again(abstract_text, "We find a net…"));
+        assert!(!says_again("Magnet gains were found.", "net gain"));
+        assert!(!says_again(abstract_text, "The proposed work shows 0.11"));
+        assert!(!says_again(abstract_text, "…"));
+    }
+
+    #[test]
     fn sitemap_splits_each_group_into_an_index() {
         let urls = Urls::new("https://example.org/d");
         let group = |name, n: usize| SitemapGroup {
