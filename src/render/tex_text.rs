@@ -225,25 +225,34 @@ fn convert(sink: &mut Sink, text: &str, depth: usize) {
 /// not between two figures. An abbreviation's full stop may end the word ("Fig.~3", "et
 /// al.~Smith"), a word of letters only, so that "10.~5" keeps its tilde.
 fn is_tie(before: &str, after: &str) -> bool {
+    let next = after.chars().next();
     if let Some(abbreviation) = before.strip_suffix('.') {
         let letters = abbreviation
             .chars()
             .rev()
             .take_while(|c| c.is_alphanumeric())
             .collect::<Vec<_>>();
-        return letters.len() > 1
-            && letters.iter().all(|c| c.is_alphabetic())
-            && after.chars().next().is_some_and(opens_word);
+        let word = letters.len() > 1 && letters.iter().all(|c| c.is_alphabetic());
+        // An initial before a name ("C.~Vafa", "M.~J.~Kang"), "e.g.~[3]", "i.e.~the".
+        let initial =
+            matches!(letters[..], [c] if c.is_uppercase()) && next.is_some_and(char::is_uppercase);
+        let latin = before.ends_with("e.g.") || before.ends_with("i.e.");
+        return (word || initial || latin) && next.is_some_and(opens_word);
     }
     let word: String = before
         .chars()
         .rev()
         .take_while(|c| c.is_alphanumeric())
         .collect();
-    let next = after.chars().next();
-    let figures = word.chars().next().is_some_and(|c| c.is_ascii_digit())
-        && next.is_some_and(|c| c.is_ascii_digit());
-    word.chars().count() > 1 && next.is_none_or(opens_word) && !figures
+    let number = word.chars().next().is_some_and(|c| c.is_ascii_digit());
+    let figures = number && next.is_some_and(|c| c.is_ascii_digit());
+    // After a figure, a bracket is what the tilde says it is about: "10~(20%)".
+    let opens = if number {
+        next.is_none_or(char::is_alphanumeric)
+    } else {
+        next.is_none_or(opens_word)
+    };
+    word.chars().count() > 1 && opens && !figures
 }
 
 /// What may follow a tie: a word, a figure, or a bracketed number ("Eq.~(3)", "in~[4]").
@@ -495,10 +504,15 @@ mod tests {
             html("as Fig.~3 shows, after Smith et al.~[4] and in~[5], by Eqs.~(2)"),
             "as Fig.\u{a0}3 shows, after Smith et al.\u{a0}[4] and in\u{a0}[5], by Eqs.\u{a0}(2)"
         );
+        // And after an initial before a name, or a Latin abbreviation.
+        assert_eq!(
+            html("taught by C.~Vafa and M.~J.~Kang, e.g.~[3], i.e.~the same"),
+            "taught by C.\u{a0}Vafa and M.\u{a0}J.\u{a0}Kang, e.g.\u{a0}[3], i.e.\u{a0}the same"
+        );
         // A range and a distribution keep their tilde.
         assert_eq!(
-            html("a 2~3x speedup in 10~20% of cases, with X~N(0,1), from 10.~5 or x.~2"),
-            "a 2~3x speedup in 10~20% of cases, with X~N(0,1), from 10.~5 or x.~2"
+            html("a 2~3x speedup in 10~20% of cases, with X~N(0,1), from 10.~5 or x.~2, 10~(20%)"),
+            "a 2~3x speedup in 10~20% of cases, with X~N(0,1), from 10.~5 or x.~2, 10~(20%)"
         );
         assert_eq!(
             crate::render::math::text_with_math("the index set of~$X$"),
