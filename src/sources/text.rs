@@ -23,16 +23,17 @@ pub fn html_to_text(html: &str) -> String {
 /// those in tags ("Background: Amplicon sequencing is…"). bioRxiv's feeds drop the tags
 /// upstream and give "BackgroundAmplicon sequencing is…", "…this gap. ResultsWe show…".
 pub fn set_apart_run_in_headings(text: String) -> String {
-    match RUN_IN_HEADING.is_match(&text) {
-        true => RUN_IN_HEADING
-            .replace_all(&text, "$lead$heading: $next")
-            .into_owned(),
-        false => text,
+    match RUN_IN_HEADING.replace_all(&text, "$lead$heading: $next") {
+        std::borrow::Cow::Borrowed(_) => text,
+        std::borrow::Cow::Owned(set_apart) => set_apart,
     }
 }
 
 /// At the text's start or after a sentence's end, a heading PubMed knows, then a capital
-/// where a space should be; not one that may start a name ("ContactNet", "DesignNet").
+/// where a space should be. A name that starts with a heading at a sentence's start is
+/// parted too ("SummaryStats is" reads "Summary: Stats is"): no feed here has one, and the
+/// headings that most often start a name ("ContactNet", "DesignNet") are left out. The
+/// machine review strips these headings (`extractive::SECTION_LABEL`): keep the lists alike.
 static RUN_IN_HEADING: LazyLock<Regex> = LazyLock::new(|| {
     const ONE: &str = concat!(
         r"(?:Abstract|Background|Motivation|Introduction|Objectives?|Aims?|Purpose|Rationale|",
@@ -249,7 +250,8 @@ mod tests {
              We have developed a tool. Data Summary: For the purposes of review. Conclusion: Exo works. Motivation: A gap. \
              Background: RNA-seq is used."
         );
-        // Not inside a sentence, nor a word that only starts like a heading.
+        // Not inside a sentence, nor before a lower-case letter, a name's second capital or
+        // a heading left out; a name at a sentence's start is parted ("Background: Subtraction").
         for text in [
             "We compare Background subtraction. BackgroundSubtraction works.",
             "A SummaryStats table. Resultsfor all. MethodsX is a journal. ContactNet ranks. DesignNet.",

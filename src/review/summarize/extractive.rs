@@ -206,7 +206,7 @@ pub fn sentences(text: &str) -> Vec<String> {
 /// The heading of a structured abstract's section ("Results: We present …", "BACKGROUND:
 /// …") labels the sentence; it is not part of what a headline or one-liner says.
 static SECTION_LABEL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?i:background|context|motivation|objectives?|aims?|purpose|introduction|methods?|methodology|results?|findings|conclusions?|discussion|significance|summary|availability(?: and implementation)?|supplementary information|contact|impact statement|data summary)\s*:\s+")
+    Regex::new(r"^(?i:abstract|background|context|motivation|objectives?|aims?|purpose|rationale|importance|introduction|methods?(?: (?:&|and) results?)?|methodology|results?|findings|interpretation|conclusions?|discussion|significance|summary|availability(?: and implementation)?|supplementary information|contact|impact statement|data summary)\s*:\s+")
         .expect("a valid pattern")
 });
 
