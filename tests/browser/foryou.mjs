@@ -39,6 +39,7 @@ try {
   const firstTitle = await page.locator(`article.card[data-id="${chosen[0]}"]`).evaluate((a) => (a.querySelector(".paper-title") || a.querySelector(".card-title a")).textContent);
   const pressedName = await page.getByRole("button", { name: "Save " + firstTitle.replace(/\s+/g, " ").trim(), exact: true }).getAttribute("aria-pressed");
   check("a pressed Save button keeps its name", pressedName === "true", pressedName);
+  await page.locator(`article.card[data-id="${chosen[0]}"] button.save`).screenshot({ path: path.join(shots, "save-pressed.png") });
   check("the week's order is offered once a paper is saved, without a reload", (await page.locator("#sort-week").count()) === 1);
   check("the header counts them", (await page.locator("#nav-saved").textContent()) === "Saved (3)");
   await page.reload({ waitUntil: "load" });

@@ -168,10 +168,11 @@
   // ---- Save buttons on cards and paper pages ----
 
   var saved = load();
-  // A toggle's name stays as it is and `aria-pressed` says its state: a screen reader
-  // announced "Saved, pressed". The name says which paper: a week has 86 of them.
+  // A toggle's name stays as it is and `aria-pressed` says its state (the stylesheet shows
+  // it): a screen reader announced "Saved, pressed". The name says which paper, a week has
+  // 86 of them, and starts with the word the button shows, for a reader who speaks it.
   function label(button, on, title) {
-    button.textContent = on ? "Saved" : "Save";
+    button.textContent = "Save";
     button.setAttribute("aria-pressed", on ? "true" : "false");
     if (title) button.setAttribute("aria-label", "Save " + title.replace(/\s+/g, " ").trim());
   }
