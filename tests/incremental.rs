@@ -368,11 +368,12 @@ fn an_editors_note_keeps_the_search_index_and_an_edited_headline_or_abstract_rem
     assert_equals_full_build(site.path());
 }
 
-/// A paper's search terms hold the names its authors' pages give them: when a new paper
-/// names an author in full, the unchanged papers that give initials are indexed again
-/// ("Adrian" finds them), not taken from the kept search state.
+/// A new paper that names an author in full moves and renames the author's page: the
+/// unchanged papers that give initials link to the new address, and are indexed again
+/// under the page's name ("Adrian" finds them) rather than taken from the kept search
+/// state.
 #[test]
-fn a_new_paper_that_renames_an_author_page_reindexes_the_papers_on_it() {
+fn a_new_paper_that_renames_an_author_page_relinks_and_reindexes_the_papers_on_it() {
     let site = example_site();
     let papers = paper_files(&site.path().join("content"));
     // First every paper gives "A. Del Maestro", and so does the page.

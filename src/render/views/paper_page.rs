@@ -109,8 +109,6 @@ fn json_ld_headline(title: &str) -> String {
     format!("{}…", text[..cut].trim_end_matches([' ', ',', ':', ';']))
 }
 
-/// "By Tiannan Guo et al.; published 2025-02-26 at www.nature.com.": a paper's description
-/// when nothing says what it is about. Three names at most, as a byline on a card.
 /// What a feed entry says of a paper with no abstract and no review: the byline
 /// description its page's preview shows.
 pub fn byline_description_of(f: &crate::store::frontmatter::PaperFront) -> String {
@@ -119,6 +117,8 @@ pub fn byline_description_of(f: &crate::store::frontmatter::PaperFront) -> Strin
     byline_description(&persons, more, &day, &outbound_url(&f.links.abs))
 }
 
+/// "By Tiannan Guo et al.; published 2025-02-26 at www.nature.com.": a paper's description
+/// when nothing says what it is about. Three names at most, as a byline on a card.
 fn byline_description(persons: &[&str], more: bool, day: &str, abs: &str) -> String {
     let mut d = match persons {
         [] => "Published ".to_string(),
