@@ -56,9 +56,9 @@ static YEAR_AFTER_VOLUME: LazyLock<Regex> = LazyLock::new(|| {
         .expect("a valid pattern")
 });
 /// SPIRES' own form: "Phys.Lett.B573:94-100,2003", "Lect.Notes Phys.562:195-212,2001",
-/// "JHEP 0705:034,2007".
+/// "JHEP 0705:034,2007", "JHEP 0601:123, 2006".
 static SPIRES: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?P<name>[^\d]*[A-Za-z.]) ?(?P<volume>\d+)(?:\((?P<issue>\d+)\))?:(?P<first>[A-Za-z]?\d+)(?:-(?P<last>[A-Za-z]?\d+))?,(?:19|20)\d\d$")
+    Regex::new(r"^(?P<name>[^\d]*[A-Za-z.]) ?(?P<volume>\d+)(?:\((?P<issue>\d+)\))?:(?P<first>[A-Za-z]?\d+)(?:-(?P<last>[A-Za-z]?\d+))?, ?(?:19|20)\d\d$")
         .expect("a valid pattern")
 });
 /// A volume's label left at the end of a journal's name: "Journal of Applied Physics, vol
@@ -218,6 +218,14 @@ mod tests {
                 journal("Comm. Math. Helv.", "84", "2", "259", "296"),
             ),
             ("JHEP 0705:034,2007", journal("JHEP", "0705", "", "034", "")),
+            (
+                "JHEP 0601:123, 2006",
+                journal("JHEP", "0601", "", "123", ""),
+            ),
+            (
+                "J. Math. Phys. 47, 123--145 (2006)",
+                journal("J. Math. Phys.", "47", "", "123", "145"),
+            ),
             (
                 "J.Opt.Soc.Am.A 23, 2578-2591 (2006); Erratum: J.Opt.Soc.Am.A 32, 2407-2408 (2015)",
                 journal("J.Opt.Soc.Am.A", "23", "", "2578", "2591"),
