@@ -227,24 +227,18 @@ fn convert(sink: &mut Sink, text: &str, depth: usize) {
 fn is_tie(before: &str, after: &str) -> bool {
     let next = after.chars().next();
     if let Some(abbreviation) = before.strip_suffix('.') {
-        let letters = abbreviation
-            .chars()
-            .rev()
-            .take_while(|c| c.is_alphanumeric())
-            .collect::<Vec<_>>();
-        let word = letters.len() > 1 && letters.iter().all(|c| c.is_alphabetic());
+        let letters = trailing_word(abbreviation);
+        let count = letters.chars().count();
+        let word = count > 1 && letters.chars().all(char::is_alphabetic);
         // An initial before a name ("C.~Vafa", "M.~J.~Kang"), "e.g.~[3]", "i.e.~the".
-        let initial =
-            matches!(letters[..], [c] if c.is_uppercase()) && next.is_some_and(char::is_uppercase);
+        let initial = count == 1
+            && letters.chars().all(char::is_uppercase)
+            && next.is_some_and(char::is_uppercase);
         let latin = before.ends_with("e.g.") || before.ends_with("i.e.");
         return (word || initial || latin) && next.is_some_and(opens_word);
     }
-    let word: String = before
-        .chars()
-        .rev()
-        .take_while(|c| c.is_alphanumeric())
-        .collect();
-    let number = word.chars().next().is_some_and(|c| c.is_ascii_digit());
+    let word = trailing_word(before);
+    let number = word.chars().next_back().is_some_and(|c| c.is_ascii_digit());
     let figures = number && next.is_some_and(|c| c.is_ascii_digit());
     // After a figure, a bracket is what the tilde says it is about: "10~(20%)".
     let opens = if number {
@@ -253,6 +247,11 @@ fn is_tie(before: &str, after: &str) -> bool {
         next.is_none_or(opens_word)
     };
     word.chars().count() > 1 && opens && !figures
+}
+
+/// The letters and figures `text` ends with.
+fn trailing_word(text: &str) -> &str {
+    &text[text.trim_end_matches(char::is_alphanumeric).len()..]
 }
 
 /// What may follow a tie: a word, a figure, or a bracketed number ("Eq.~(3)", "in~[4]").
