@@ -128,7 +128,7 @@ pub struct Site {
 impl Site {
     /// The names paper `i`'s authors have on their pages where they differ from the ones
     /// it gives ("Adrian Del Maestro" for its "A. Del Maestro"), in byline order.
-    pub fn page_names(&self, i: usize) -> Vec<&str> {
+    pub fn page_names(&self, i: usize) -> impl Iterator<Item = &str> {
         self.papers[i]
             .front
             .authors
@@ -137,11 +137,11 @@ impl Site {
             .map(|(written, a)| (written, self.authors[a].name.as_str()))
             .filter(|(written, name)| byline::person(written).0 != *name)
             .map(|(_, name)| name)
-            .collect()
     }
 
     /// What the search index is made from for paper `i`: the paper's own `search_hash`,
-    /// and the names its authors' pages give them, which another paper may change.
+    /// and the names its authors' pages give them, which another paper may change. Worked
+    /// out for every paper on every build: nothing is collected.
     pub fn search_fingerprint(&self, i: usize) -> Fingerprint {
         let mut h = crate::manifest::Hasher::new();
         h.num(self.papers[i].search_hash());

@@ -154,7 +154,8 @@ pub fn build_index(
             .map(|(docs, abstracts)| {
                 let mut tokenizer = Tokenizer::new();
                 for (&i, a) in docs.iter().zip(abstracts) {
-                    tokenizer.paper(i, &site.papers[i].front, a, &site.page_names(i));
+                    let names: Vec<&str> = site.page_names(i).collect();
+                    tokenizer.paper(i, &site.papers[i].front, a, &names);
                 }
                 tokenizer.finish()
             })
