@@ -281,6 +281,19 @@ fn journal_feeds() {
     for p in &feed.papers {
         assert!(!run_in.is_match(&p.abstract_text), "{}", p.abstract_text);
     }
+    // bioRxiv spells out characters in braces: a reader sees the letters, and the one it
+    // cannot name as a missing character, not as the word "square".
+    let all: String = feed
+        .papers
+        .iter()
+        .map(|p| format!("{} {}\n", p.title, p.abstract_text))
+        .collect();
+    assert!(all.contains("a βIII-tubulin monomer"), "{all}");
+    assert!(all.contains("(NH□□, NO□□, urea)"), "{all}");
+    assert!(
+        !all.contains("{beta}") && !all.contains("{square}"),
+        "{all}"
+    );
 
     let (_, feed) = parse(
         &dir,

@@ -1,7 +1,8 @@
 //! Any RSS 0.9x/1.0/2.0 or Atom 1.0 journal or preprint feed.
 
 use super::text::{
-    extract_doi, html_to_text, parse_date, set_apart_run_in_headings, split_authors,
+    extract_doi, html_to_text, parse_date, set_apart_run_in_headings, spelled_out_characters,
+    split_authors,
 };
 use super::xml::{Element, NS_CONTENT, NS_DC};
 use super::{ParseContext, ParsedFeed};
@@ -185,6 +186,15 @@ fn parse_item(
                 feed_key,
             ))
         });
+    // After the id, which an item's key may read the text for: a key stays as it was.
+    let (title, abstract_text) = if link.contains("arxiv.org") {
+        (title, abstract_text)
+    } else {
+        (
+            spelled_out_characters(title),
+            spelled_out_characters(abstract_text),
+        )
+    };
     let mut authors: Vec<String> = item
         .in_ns(NS_DC, "creator")
         .flat_map(|c| split_authors(&c.text()))

@@ -29,6 +29,54 @@ pub fn set_apart_run_in_headings(text: String) -> String {
     }
 }
 
+/// A journal feed's text with the characters it spells out in braces put back: bioRxiv
+/// writes "{beta}III-tubulin", "{Delta}" and, for a character it cannot name,
+/// "NH{square}{square}". A Greek letter's name becomes the letter; `{square}` becomes "□",
+/// the sign for a character that is missing, rather than a word that search and related
+/// papers would read. Other braces are left as they are: arXiv's TeX has `\mathcal{O}`.
+pub fn spelled_out_characters(text: String) -> String {
+    if !text.contains('{') {
+        return text;
+    }
+    match SPELLED_OUT.replace_all(&text, |c: &regex::Captures| {
+        let name = &c[1];
+        match name {
+            "square" => "□".to_string(),
+            _ => greek_letter(name).map_or_else(|| c[0].to_string(), String::from),
+        }
+    }) {
+        std::borrow::Cow::Borrowed(_) => text,
+        std::borrow::Cow::Owned(mended) => mended,
+    }
+}
+
+static SPELLED_OUT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\{([A-Za-z]+)\}").expect("a valid pattern"));
+
+/// The letter a Greek letter's name stands for: lower case for "beta", capital for "Delta".
+fn greek_letter(name: &str) -> Option<char> {
+    const NAMES: [&str; 24] = [
+        "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa",
+        "lambda", "mu", "nu", "xi", "omicron", "pi", "rho", "sigma", "tau", "upsilon", "phi",
+        "chi", "psi", "omega",
+    ];
+    let lower = name.to_ascii_lowercase();
+    let at = NAMES.iter().position(|n| *n == lower)?;
+    // Past rho both cases skip a place: the final sigma's in lower case, and U+03A2,
+    // unassigned, in capitals.
+    let small = char::from_u32(0x03B1 + at as u32 + u32::from(at >= 17))?;
+    let capital = char::from_u32(0x0391 + at as u32 + u32::from(at >= 17))?;
+    let first = name.chars().next()?;
+    if name[1..].chars().any(|c| c.is_ascii_uppercase()) {
+        return None;
+    }
+    Some(if first.is_ascii_uppercase() {
+        capital
+    } else {
+        small
+    })
+}
+
 /// At the text's start or after a sentence's end, a heading PubMed knows, then a capital
 /// where a space should be. A name that starts with a heading at a sentence's start is
 /// parted too ("SummaryStats is" reads "Summary: Stats is"): no feed here has one, and the
@@ -258,6 +306,28 @@ mod tests {
         ] {
             let expected = text.replace("BackgroundSubtraction", "Background: Subtraction");
             assert_eq!(set_apart_run_in_headings(text.to_string()), expected);
+        }
+    }
+
+    #[test]
+    fn characters_biorxiv_spells_out_are_put_back() {
+        // As fixtures/feeds/general/biorxiv_bioinformatics_2025-04-13_rss1.xml gives them.
+        assert_eq!(
+            spelled_out_characters(
+                "a {beta}III-tubulin monomer, {beta}-sheets, {Delta}G, {omega}, {Sigma}, \
+                 {sigma} and {tau} (NH{square}{square}, NO{square}{square}, urea)"
+                    .to_string()
+            ),
+            "a βIII-tubulin monomer, β-sheets, ΔG, ω, Σ, σ and τ (NH□□, NO□□, urea)"
+        );
+        // Not a Greek letter's name, or not as bioRxiv writes one: as it was.
+        for text in [
+            "O(n) as \\mathcal{O}",
+            "{x} and {RW}",
+            "{BETA} {bEta}",
+            "{square root}",
+        ] {
+            assert_eq!(spelled_out_characters(text.to_string()), text);
         }
     }
 
