@@ -68,6 +68,10 @@ fn paper_pages_carry_citation_tags_json_ld_and_bibtex() {
     assert_eq!(json["name"], f["title"].as_str().unwrap());
     assert_eq!(json["author"][1]["name"], "Taher A. Ghaleb");
     assert_eq!(json["identifier"][0], "arXiv:2604.03438");
+    // The digest made the record; the paper is arXiv's. As "publisher" the digest was
+    // named the publisher of every paper on it.
+    assert!(json.get("publisher").is_none(), "{json}");
+    assert_eq!(json["sdPublisher"]["name"], "paperboy example digest");
     // A journal reference as the parts a reference manager files: the whole of "Physics of
     // Fluids 36, 117158 (2024)" was the journal's name.
     let fluids = read(site.path().join("public/papers/2202.06515/index.html"));
@@ -129,6 +133,18 @@ fn paper_pages_carry_citation_tags_json_ld_and_bibtex() {
     assert!(meta(&oup_html, "citation_author").is_empty());
     let bib = oup_html.split("<pre>").nth(1).unwrap();
     assert!(bib.contains("title={") && !bib.contains("author="), "{bib}");
+    // Nor an empty list in its JSON-LD, which reads as a paper by no one; nor an empty
+    // abstract and no identifiers on a Nature item that has neither.
+    assert!(json_ld(&oup_html).get("author").is_none());
+    let nature = json_ld(&read(
+        site.path()
+            .join("public/papers/item-13f85fece88eea7f/index.html"),
+    ));
+    assert!(
+        nature.get("abstract").is_none() && nature.get("identifier").is_none(),
+        "{nature}"
+    );
+    assert_eq!(nature["author"][0]["name"], "Tiannan Guo");
 }
 
 /// What a link preview and a reference manager read of a paper: its one-liner as text, not

@@ -178,34 +178,40 @@ pub(super) fn bibtex_value(s: &str) -> String {
     }
 }
 
-/// A paper's schema.org record. Fields are in name order: the order `json!` printed them
-/// in before, so pages stay byte for byte the same.
+/// A paper's schema.org record, in name order. A field with nothing to say is left out:
+/// `"abstract": ""` or `"author": []` reads as a paper with no abstract or no authors.
 #[derive(Serialize)]
 pub(super) struct JsonLd<'a> {
     #[serde(rename = "@context")]
     context: &'static str,
     #[serde(rename = "@type")]
     kind: &'static str,
-    #[serde(rename = "abstract")]
+    #[serde(rename = "abstract", skip_serializing_if = "str::is_empty")]
     abstract_text: &'a str,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     author: Vec<Named<'a>>,
     #[serde(rename = "dateModified")]
     date_modified: String,
     #[serde(rename = "datePublished")]
     date_published: String,
     headline: String,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
     identifier: &'a [String],
     /// The thumbnail, as an absolute URL, where the paper has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     image: Option<String>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
     keywords: &'a [String],
     /// The paper's licence URL, where it is known.
     #[serde(skip_serializing_if = "str::is_empty")]
     license: &'a str,
     name: &'a str,
-    publisher: Named<'a>,
-    #[serde(rename = "sameAs")]
+    #[serde(rename = "sameAs", skip_serializing_if = "Option::is_none")]
     same_as: Option<&'a str>,
+    /// The digest made this record, not the paper: as `publisher` it named the digest the
+    /// publisher of every paper on arXiv or in a journal.
+    #[serde(rename = "sdPublisher")]
+    sd_publisher: Named<'a>,
     url: &'a str,
 }
 
@@ -325,11 +331,11 @@ pub fn paper_page_extras(
         keywords: &f.categories,
         license: safe_url(&f.license),
         name: &f.title,
-        publisher: Named {
+        same_as: (!abs.is_empty()).then_some(&*abs),
+        sd_publisher: Named {
             kind: "Organization",
             name: site_title,
         },
-        same_as: (!abs.is_empty()).then_some(&*abs),
         url: &permalink,
     };
     let json_ld = script_safe(&serde_json::to_string_pretty(&json).expect("JSON-LD serializes"));
