@@ -81,6 +81,20 @@ fn paper_pages_carry_citation_tags_json_ld_and_bibtex() {
     );
     assert_eq!(meta(&fluids, "citation_volume"), ["36"]);
     assert_eq!(meta(&fluids, "citation_firstpage"), ["117158"]);
+    // And its BibTeX cites the article, in the journal's year; as `@misc` a reference
+    // manager filed it as a preprint. The key stays the first version's, as cited before.
+    let bib = fluids.split("<pre>").nth(1).unwrap();
+    let bib = html_escape::decode_html_entities(&bib[..bib.find("</pre>").unwrap()]).into_owned();
+    assert!(bib.starts_with("@article{xu2022statistical,"), "{bib}");
+    for field in [
+        "journal={Physics of Fluids}",
+        "volume={36}",
+        "pages={117158}",
+        "year={2024}",
+        "eprint={2202.06515}",
+    ] {
+        assert!(bib.contains(field), "{field} in {bib}");
+    }
     // A headline search engines read in full: a long title ends after a word, TeX turned.
     for (id, headline) in [
         (
@@ -225,7 +239,7 @@ fn previews_read_text_not_tex_and_citations_keep_family_names_whole() {
         meta(&html, "citation_author"),
         ["de Gouvea, Andre", "Murayama, Hitoshi"]
     );
-    assert!(html.contains("@misc{degouvea2003statistical,"));
+    assert!(html.contains("@article{degouvea2003statistical,"));
     // A capitalised particle joins the family name, as arXiv's metadata has it.
     let html = read(
         site.path()
@@ -235,7 +249,7 @@ fn previews_read_text_not_tex_and_citations_keep_family_names_whole() {
         meta(&html, "citation_author"),
         ["Del Maestro, Adrian", "Rosenow, Bernd", "Sachdev, Subir"]
     );
-    assert!(html.contains("@misc{delmaestro2006"), "{html}");
+    assert!(html.contains("@article{delmaestro2006"), "{html}");
 }
 
 /// arXiv's announcement feed lists a replaced paper under the day its new version was

@@ -77,7 +77,7 @@ try {
   check("JSON export holds the saved papers", exported.version === 1 && Object.keys(exported.papers).sort().join() === [...chosen].sort().join());
   const [bib] = await Promise.all([page.waitForEvent("download", { timeout: 30000 }), page.click("#export-bibtex")]);
   const bibText = fs.readFileSync(await bib.path(), "utf8");
-  check("BibTeX export has an entry per paper, with its arXiv id", (bibText.match(/@misc\{/g) || []).length === 3 && chosen.every((id) => bibText.includes(`eprint={${id}}`)), bibText.slice(0, 200));
+  check("BibTeX export has an entry per paper, with its arXiv id", (bibText.match(/^@\w+\{/gm) || []).length === 3 && chosen.every((id) => bibText.includes(`eprint={${id}}`)), bibText.slice(0, 200));
   // Clear, then import.
   await page.evaluate(() => localStorage.clear());
   await go("saved/");

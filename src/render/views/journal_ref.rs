@@ -40,7 +40,61 @@ impl Venue<'_> {
         };
         tags.into_iter().filter(|(_, v)| !v.is_empty()).collect()
     }
+
+    /// BibTeX's entry type for a paper published here.
+    pub fn bibtex_type(&self) -> &'static str {
+        match self {
+            Venue::Journal { .. } => "article",
+            Venue::Conference(_) => "inproceedings",
+        }
+    }
+
+    /// The venue's BibTeX fields, a line each, those it has a value for.
+    pub fn bibtex_fields(&self) -> String {
+        let pages;
+        let fields = match *self {
+            Venue::Journal {
+                name,
+                volume,
+                issue,
+                first_page,
+                last_page,
+            } => {
+                pages = match (first_page, last_page) {
+                    (first, "") => first.to_string(),
+                    (first, last) => format!("{first}--{last}"),
+                };
+                vec![
+                    ("journal", name),
+                    ("volume", volume),
+                    ("number", issue),
+                    ("pages", pages.as_str()),
+                ]
+            }
+            Venue::Conference(name) => vec![("booktitle", name)],
+        };
+        fields
+            .into_iter()
+            .filter(|(_, v)| !v.is_empty())
+            .map(|(field, v)| {
+                format!(
+                    "      {field}={{{}}},\n",
+                    super::paper_page::bibtex_value(v)
+                )
+            })
+            .collect()
+    }
 }
+
+/// The year a reference gives, its last: "Phys. Rev. B 89, 224502 (2014)" 2014, "2022 IEEE
+/// International Conference … (AITest), 2022, pp. 26-33" 2022.
+pub fn year(journal_ref: &str) -> Option<i32> {
+    let text = journal_ref.split("; ").next().unwrap_or_default();
+    YEAR.find_iter(text).last()?.as_str().parse().ok()
+}
+
+static YEAR: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(?:19|20)\d\d\b").expect("a valid pattern"));
 
 /// "Phys. Rev. B 74, 024520 (2006)", "Phys. Part. Nucl. Lett. 15(3), 225-229 (2018)",
 /// "Software Testing, Verification and Reliability, 35(2):e1914, 2025".
@@ -125,6 +179,37 @@ pub fn venue(journal_ref: &str) -> Option<Venue<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reference_gives_its_year_and_bibtex_fields() {
+        assert_eq!(year("Phys. Rev. B 89, 224502 (2014)"), Some(2014));
+        assert_eq!(year("Lect.Notes Phys.562:195-212,2001"), Some(2001));
+        assert_eq!(
+            year(
+                "2022 IEEE International Conference On Artificial Intelligence Testing (AITest), 2022, pp. 26-33"
+            ),
+            Some(2022)
+        );
+        assert_eq!(
+            year("Phys. Rev. D 75, 1203 (2007); Erratum: 2009"),
+            Some(2007)
+        );
+        assert_eq!(year("Journal of Stuff 12, 345"), None);
+        let v = venue("Phys. Part. Nucl. Lett. 15(3), 225-229 (2018)").unwrap();
+        assert_eq!(v.bibtex_type(), "article");
+        assert_eq!(
+            v.bibtex_fields(),
+            "      journal={Phys. Part. Nucl. Lett.},\n      volume={15},\n      number={3},\n      pages={225--229},\n"
+        );
+        let v = venue("In Proc. ACM SIGSOFT International Symposium on Software Testing and Analysis (ISSTA 2020), pages 14-26. ACM, 2020").unwrap();
+        assert_eq!(v.bibtex_type(), "inproceedings");
+        assert!(
+            v.bibtex_fields()
+                .starts_with("      booktitle={Proc. ACM SIGSOFT"),
+            "{}",
+            v.bibtex_fields()
+        );
+    }
 
     fn journal<'a>(
         name: &'a str,

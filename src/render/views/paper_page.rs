@@ -292,7 +292,8 @@ pub fn paper_page_extras(
     }
     // The reference's parts, where it reads as a journal's or a conference's: the whole of
     // "Phys. Rev. B 74, 024520 (2006)" is not a journal's name.
-    if let Some(venue) = super::journal_ref::venue(&f.journal_ref) {
+    let venue = super::journal_ref::venue(&f.journal_ref);
+    if let Some(venue) = &venue {
         citation.extend(
             venue
                 .citation_tags()
@@ -353,8 +354,18 @@ pub fn paper_page_extras(
     } else {
         format!("      author={{{}}},\n", bibtex_value(&names))
     };
+    // A paper a journal or a conference published is cited as that, in the year it gives;
+    // as `@misc` a reference manager filed Phys. Rev. B 89, 224502 as a preprint.
+    let (kind, venue_fields, year) = match &venue {
+        Some(venue) => (
+            venue.bibtex_type(),
+            venue.bibtex_fields(),
+            super::journal_ref::year(&f.journal_ref).unwrap_or(year),
+        ),
+        None => ("misc", String::new(), year),
+    };
     let mut bib = format!(
-        "@misc{{{key},\n      title={{{}}},\n{author}      year={{{year}}},\n",
+        "@{kind}{{{key},\n      title={{{}}},\n{author}{venue_fields}      year={{{year}}},\n",
         bibtex_value(&f.title),
     );
     if f.id.is_arxiv() {
