@@ -9,7 +9,7 @@
 //! its words against enough papers to tell a topic's words from everyone's.
 
 use super::math::html_if_tex;
-use super::views::{Urls, paper_rel, primary_category, review_view};
+use super::views::{Urls, outbound_url, paper_rel, primary_category, review_view};
 use crate::site::Site;
 use crate::site::related::{TermCounter, Terms, term_hash};
 use serde::Serialize;
@@ -18,7 +18,7 @@ use serde::Serialize;
 pub const TERMS: usize = 12;
 
 /// Bumped when the file's shape or the weights change.
-pub const FORMAT: u32 = 3;
+pub const FORMAT: u32 = 4;
 
 /// Papers an idf is counted over, at least: the week's, then older weeks', whole.
 pub const IDF_PAPERS: usize = 2000;
@@ -37,8 +37,10 @@ pub fn idf_weeks(site: &Site, di: usize) -> std::ops::Range<usize> {
 
 /// One paper of a week file: id, site path, title, headline, first authors, primary
 /// category, date, the vector as alternating term ids (32 bits of the term's hash) and
-/// weights (1 to 255), then the title and the headline as HTML with their math as MathML
-/// ("" for one without math). A row, not an object: keys would double the file.
+/// weights (1 to 255), the title and the headline as HTML with their math as MathML
+/// ("" for one without math), 1 where the headline is the machine's (else 0), and the
+/// article's address for a paper not on arXiv ("" for one on arXiv, whose links the
+/// reader's page makes from its id). A row, not an object: keys would double the file.
 type Row<'a> = (
     &'a str,
     String,
@@ -50,6 +52,8 @@ type Row<'a> = (
     Vec<u32>,
     String,
     String,
+    u8,
+    std::borrow::Cow<'a, str>,
 );
 
 #[derive(Serialize)]
@@ -212,6 +216,12 @@ impl<'a> Weeks<'a> {
                     vector,
                     html_if_tex(&f.title),
                     html_if_tex(review.headline),
+                    u8::from(review.headline_machine),
+                    if f.id.is_arxiv() {
+                        std::borrow::Cow::Borrowed("")
+                    } else {
+                        outbound_url(&f.links.abs)
+                    },
                 ))
             })
             .collect::<anyhow::Result<_>>()?;

@@ -93,6 +93,25 @@ try {
   check("importing the export brings them back", (await page.locator("#saved-list article").count()) === 3);
   check("a saved card links the paper at arXiv", (await page.locator(`#saved-list article[data-result="${chosen[0]}"] a[href="https://arxiv.org/abs/${chosen[0]}"]`).count()) === 1);
   check("and export is offered again", await page.locator("#export-json").isEnabled());
+  // A saved card says "machine review" where the week's card does: the site's footer
+  // promises that a machine's line is marked wherever it is shown.
+  const marked = await page.locator("#saved-list article").evaluateAll((as) => as.filter((a) => a.querySelector(".review-by")).map((a) => a.getAttribute("data-result")).sort());
+  await go("digests/2025-W34/");
+  const markedInWeek = await page.locator("article.card").evaluateAll((cs, chosen) => cs.filter((c) => chosen.includes(c.getAttribute("data-id")) && c.querySelector(".review-by")).map((c) => c.getAttribute("data-id")).sort(), chosen);
+  check("a saved card marks a machine's headline as the week's card does", marked.length > 0 && JSON.stringify(marked) === JSON.stringify(markedInWeek), `${marked} / ${markedInWeek}`);
+  // A journal's paper saved links its article, as its card on the site does.
+  await go("digests/2025-W15/");
+  const journal = page.locator('article.card[data-id^="doi-10.1101"]').first();
+  const journalId = await journal.getAttribute("data-id");
+  const article = await journal.locator(".actions a", { hasText: "Article" }).getAttribute("href");
+  await journal.locator("button.save").click();
+  await page.waitForFunction((id) => document.querySelector(`article.card[data-id="${id}"] button.save`).getAttribute("aria-pressed") === "true", journalId);
+  await go("saved/");
+  await page.waitForSelector(`#saved-list article[data-result="${journalId}"]`);
+  const savedJournal = page.locator(`#saved-list article[data-result="${journalId}"]`);
+  check("a saved journal paper links its article", article.startsWith("https://www.biorxiv.org/") && (await savedJournal.locator(`a[href="${article}"]`, { hasText: "Article" }).count()) === 1, article);
+  await savedJournal.locator("button.save").click();
+  await page.waitForFunction(() => document.querySelectorAll("#saved-list article").length === 3);
 
   // Saved with vectors an older build made (the words counted otherwise): For you takes the
   // week files' vectors in their place, from the newest weeks and from a saved paper's own

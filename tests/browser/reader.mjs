@@ -31,6 +31,16 @@ try {
     const w34 = weeks.filter({ hasText: "Week 34, 2025" });
     check("an earlier week shows its count", (await w34.count()) === 1 && (await w34.textContent()).includes("86 new papers"));
     check("an earlier week shows its top headlines", (await w34.locator(".top-headlines a").count()) === 3);
+    // Each marked as the week's own cards mark it: the footer promises that a machine's
+    // line says so wherever it is shown.
+    const tops = await w34.locator(".top-headlines li").evaluateAll((ls) => ls.map((l) => [l.querySelector("a").getAttribute("href"), !!l.querySelector(".review-by")]));
+    const week = await (await context.request.get(base + "digests/2025-W34/")).text();
+    const cardMarked = (href) => {
+      const at = week.indexOf(`href="${href}"`);
+      const end = week.indexOf("</article>", at);
+      return at >= 0 && week.slice(at, end).includes("review-by");
+    };
+    check("an earlier week's headlines say which are the machine's", tops.some((t) => t[1]) && tops.every((t) => t[1] === cardMarked(t[0])), JSON.stringify(tops));
     await shot(page, "reader-home");
     await context.close();
   }

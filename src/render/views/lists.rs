@@ -274,7 +274,16 @@ pub struct WeekSummary {
     pub updated_count: usize,
     /// Its first few papers' headlines (the editor's picks first), linked: what the home
     /// page shows of past weeks.
-    pub top: Vec<Link>,
+    pub top: Vec<TopHeadline>,
+}
+
+/// A headline a past week shows on the home page, and whether the machine wrote it: the
+/// site promises that a machine's line says so wherever it is shown.
+#[derive(Serialize)]
+pub struct TopHeadline {
+    pub name: String,
+    pub url: String,
+    pub machine: bool,
 }
 
 /// A week's title as lists show it: the digest's own, else `Week 9, 2026`.
@@ -313,7 +322,7 @@ pub const TOP_HEADLINES: usize = 3;
 
 /// The week's first `n` headlines in the order its digest shows papers: picks, then the
 /// site's own categories. A paper without a headline shows its title.
-pub(super) fn top_headlines(site: &Site, di: usize, urls: &Urls, n: usize) -> Vec<Link> {
+pub(super) fn top_headlines(site: &Site, di: usize, urls: &Urls, n: usize) -> Vec<TopHeadline> {
     let Ok(view) = digest_view_with(site, di, urls, Ok) else {
         return Vec::new();
     };
@@ -324,13 +333,14 @@ pub(super) fn top_headlines(site: &Site, di: usize, urls: &Urls, n: usize) -> Ve
         .map(|&i| {
             let p = &site.papers[i];
             let review = review_view(p, urls);
-            Link {
+            TopHeadline {
                 name: if review.headline.is_empty() {
                     p.front.title.clone()
                 } else {
                     review.headline.to_string()
                 },
                 url: urls.path(&paper_rel(p)),
+                machine: review.headline_machine,
             }
         })
         .collect()

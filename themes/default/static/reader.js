@@ -112,7 +112,7 @@
   }
   function fromRow(r, weekName) {
     return { id: r[0], url: base + r[1], title: r[2], headline: r[3], authors: r[4], category: r[5], date: r[6], week: weekName, vector: r[7],
-      titleHtml: r[8] || "", headlineHtml: r[9] || "" };
+      titleHtml: r[8] || "", headlineHtml: r[9] || "", machine: r[10] === 1, article: typeof r[11] === "string" ? r[11] : "" };
   }
 
   function el(tag, props, children) {
@@ -240,11 +240,20 @@
     if (extra) kids.push(extra);
     return el("article", { class: "card", "data-result": p.id }, [el("div", { class: "card-body" }, kids)]);
   }
-  // A card's links to the paper at arXiv, as the site's own cards have; an id of another
-  // shape (a journal's DOI) has none here.
-  function arxivLinks(p) {
-    if (!/^(\d{4}\.\d{4,5}|[a-z][a-z.-]*\/\d{7})$/.test(p.id)) return [];
-    return [el("a", { href: "https://arxiv.org/abs/" + p.id, text: "arXiv" }), el("a", { href: "https://arxiv.org/pdf/" + p.id, text: "PDF" })];
+  // A card's links out and its mark, as the site's own cards have them: arXiv and PDF for
+  // an arXiv id, else the article's page (kept only as a web address: a saved paper may
+  // come from an imported file), and "machine review" where the machine wrote its headline.
+  function outLinks(p) {
+    var links = [];
+    if (/^(\d{4}\.\d{4,5}|[a-z][a-z.-]*\/\d{7})$/.test(p.id)) {
+      links.push(el("a", { href: "https://arxiv.org/abs/" + p.id, text: "arXiv" }), el("a", { href: "https://arxiv.org/pdf/" + p.id, text: "PDF" }));
+    } else if (typeof p.article === "string" && /^https?:\/\//i.test(p.article)) {
+      links.push(el("a", { href: p.article, text: "Article" }));
+    }
+    if (p.machine === true && p.headline) {
+      links.push(el("span", { class: "review-by", title: "Written by a program from the paper's own abstract", text: "machine review" }));
+    }
+    return links;
   }
   // A Save button for a card made here from a week's file, which holds what saving keeps.
   function saveButton(p) {
@@ -271,7 +280,7 @@
       ids.forEach(function (id) {
         var remove = el("button", { type: "button", class: "save", text: "Remove" });
         remove.addEventListener("click", function () { var s = load(); delete s[id]; store(s); show(); updateNav(); });
-        savedList.appendChild(card(saved[id], el("p", { class: "actions" }, arxivLinks(saved[id]).concat([remove]))));
+        savedList.appendChild(card(saved[id], el("p", { class: "actions" }, outLinks(saved[id]).concat([remove]))));
       });
     };
     var download = function (name, type, text) {
@@ -340,6 +349,8 @@
       wf[1].papers.forEach(function (r) {
         var p = s[r[0]];
         if (p && Array.isArray(r[7]) && JSON.stringify(p.vector) !== JSON.stringify(r[7])) { p.vector = r[7]; changed = true; }
+        // Saved before week files said who wrote a headline and where a journal's article is.
+        if (p && r.length > 11 && (p.machine !== (r[10] === 1) || p.article !== r[11])) { p.machine = r[10] === 1; p.article = r[11]; changed = true; }
       });
     });
     // A full storage keeps the old vectors: they still rank, as before.
@@ -391,7 +402,7 @@
           var c = candidates[r.index].paper;
           var why = mine[r.because].paper;
           var because = el("p", { class: "because" }, [doc.createTextNode("Like: "), el("a", { href: why.url }, [headlineOrTitle(why)])]);
-          var actions = el("p", { class: "actions" }, arxivLinks(c).concat([saveButton(c)]));
+          var actions = el("p", { class: "actions" }, outLinks(c).concat([saveButton(c)]));
           foryouList.appendChild(el("li", {}, [card(c, el("div", {}, [because, actions]))]));
         });
       }).catch(function (e) { fstatus.textContent = "Ranking is unavailable: " + e.message; });
