@@ -92,6 +92,49 @@ try {
     await shot(page, "reader-week-phone");
     await context.close();
   }
+  // A formula wider than a phone scrolls by itself and shows it can: a shadow at the edge
+  // with more beyond it (phones hide scrollbars; 2411.17730's "(x, t" read as its end).
+  // Measured in pixels: the formula as shown, against the same with no background.
+  {
+    const { page, context } = await open("papers/2411.17730/", { viewport: { width: 375, height: 812 } });
+    const formula = page.locator("math[display=block]").first();
+    await formula.scrollIntoViewIfNeeded();
+    const [scrolls, fits] = await formula.evaluate((m) => [m.scrollWidth > m.clientWidth, document.documentElement.scrollWidth <= document.documentElement.clientWidth]);
+    check("a wide formula scrolls by itself on a phone, not the page", scrolls && fits);
+    // Mean brightness of the 4 px at each edge, in a screenshot of the formula.
+    const edges = async () => page.evaluate(async (png) => {
+      const img = new Image();
+      img.src = "data:image/png;base64," + png;
+      await img.decode();
+      const c = document.createElement("canvas");
+      [c.width, c.height] = [img.width, img.height];
+      const g = c.getContext("2d");
+      g.drawImage(img, 0, 0);
+      const mean = (x) => {
+        const d = g.getImageData(x, 0, 4, img.height).data;
+        let sum = 0;
+        for (let i = 0; i < d.length; i += 4) sum += d[i] + d[i + 1] + d[i + 2];
+        return sum / (d.length / 4) / 3;
+      };
+      return [mean(0), mean(img.width - 4)];
+    }, (await formula.screenshot()).toString("base64"));
+    const at = async (left) => {
+      await formula.evaluate((m, left) => { m.style.background = ""; m.scrollLeft = left; }, left);
+      const shown = await edges();
+      await formula.evaluate((m) => { m.style.background = "none"; });
+      const bare = await edges();
+      return [bare[0] - shown[0], bare[1] - shown[1]];
+    };
+    // "Not shaded": within 4 of 255 over the 4 px (a formula's width is fractional, so the
+    // patch can stand a part of a pixel off its edge).
+    const start = await at(0);
+    const end = await at(100000);
+    check("at its start a wide formula shades its right edge only", start[1] > 8 && Math.abs(start[0]) < 4, JSON.stringify(start));
+    check("at its end, its left edge only", end[0] > 8 && Math.abs(end[1]) < 4, JSON.stringify(end));
+    await formula.evaluate((m) => { m.style.background = ""; m.scrollLeft = 0; });
+    await shot(page, "reader-wide-formula-phone");
+    await context.close();
+  }
   // A card with a figure: sized, lazy, credited.
   {
     const { page, context } = await open("digests/2017-W22/");
