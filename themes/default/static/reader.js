@@ -397,7 +397,8 @@
           wf[1].papers.forEach(function (r) { if (!savedIds.has(r[0])) candidates.push({ paper: fromRow(r, wf[0]), vector: toVector(r[7]) }); });
         });
         var ranked = rank(mine, candidates).filter(function (r) { return r.score > 0; }).slice(0, 30);
-        fstatus.textContent = ranked.length + " of " + candidates.length + " papers from the " + files.length + " newest weeks, by " + mine.length + " saved.";
+        fstatus.textContent = "The " + ranked.length + " of the " + files.length + (files.length === 1 ? " newest week's " : " newest weeks' ") + candidates.length +
+          " papers most like the " + (mine.length === 1 ? "paper" : mine.length + " papers") + " you saved.";
         ranked.forEach(function (r) {
           var c = candidates[r.index].paper;
           var why = mine[r.because].paper;
