@@ -241,9 +241,17 @@ fn authors_lists_the_most_published_first_and_every_author_page_leads_there() {
     let link = r#"<a href="/digest/authors/">Authors</a>"#;
     assert!(read(public.join("authors/gordon-fraser/index.html")).contains(link));
     assert!(read(public.join("archive/index.html")).contains(link));
+    let sitemap = read(public.join("sitemap.xml"));
+    assert!(sitemap.contains("<loc>https://example.github.io/digest/authors/</loc>"));
+    // A numbered page whose every card its front page shows is not listed: cs.AI's pages
+    // 5 and 6 are its front page's papers, page 4 is the newest of its own.
+    let page = |n: usize| {
+        format!("<loc>https://example.github.io/digest/categories/cs.AI/page/{n}/</loc>")
+    };
+    assert!(public.join("categories/cs.AI/page/6/index.html").exists());
     assert!(
-        read(public.join("sitemap.xml"))
-            .contains("<loc>https://example.github.io/digest/authors/</loc>")
+        sitemap.contains(&page(4)) && !sitemap.contains(&page(5)) && !sitemap.contains(&page(6)),
+        "{sitemap}"
     );
 }
 

@@ -1013,7 +1013,8 @@ fn new_weeks_leave_full_category_pages_as_they_were() {
     assert_ne!(cards_on(&front_before), cards_on(&front_after));
 
     // Every page that was full holds the same papers under the same URL, and all but the
-    // newest few (whose pagers now link the new pages) are byte for byte the same.
+    // newest few are byte for byte the same: the two the front page shows, and the three
+    // below them, whose pagers now link the new pages.
     let newest = before.len();
     let mut unchanged = 0;
     for ((n, old), (m, new)) in before.iter().zip(&after) {
@@ -1021,7 +1022,7 @@ fn new_weeks_leave_full_category_pages_as_they_were() {
         if cards_on(old).len() == 2 {
             assert_eq!(cards_on(old), cards_on(new), "page {n}");
         }
-        if *n + 3 <= newest {
+        if *n + 5 <= newest {
             assert_eq!(old, new, "page {n}");
             unchanged += 1;
         }

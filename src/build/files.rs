@@ -331,13 +331,21 @@ pub(super) fn write_sitemaps(ctx: &Ctx, out: &Output) -> Result<()> {
             per_page: ctx.config.paginate_by,
             front: pager::Front::TwoNewestPages,
         };
-        pages.extend(split.pages().map(|page| pager::rel(&cat.slug, page)));
+        // Not a page whose papers its front page shows, all of them: a search engine
+        // would have the same list twice.
+        pages.extend(
+            split
+                .pages()
+                .filter(|&page| !split.shown_in_front(page))
+                .map(|page| pager::rel(&cat.slug, page)),
+        );
     }
     for author in &site.authors {
-        let numbered = author_split(author.papers.len()).numbered();
-        if numbered > 0 {
+        let before_front = author_split(author.papers.len()).before_front();
+        if before_front > 0 {
             let front = views::author_rel(&author.slug);
-            pages.extend((1..=numbered).map(|n| pager::page_rel(&front, ListPage::Numbered(n))));
+            pages
+                .extend((1..=before_front).map(|n| pager::page_rel(&front, ListPage::Numbered(n))));
         }
     }
     // Oldest week first (`digests` is newest first), papers no digest lists last; by id

@@ -64,6 +64,12 @@ impl Split {
         }
     }
 
+    /// A numbered page whose papers the front page shows, every one: it stays for its
+    /// links, but the pager does not lead to it and the sitemap does not list it.
+    pub fn shown_in_front(&self, page: ListPage) -> bool {
+        matches!(page, ListPage::Numbered(n) if n > self.before_front())
+    }
+
     /// The papers of a page, as a range of the newest-first list.
     pub fn range(&self, page: ListPage) -> Range<usize> {
         match (page, self.front) {
@@ -141,18 +147,17 @@ pub fn paginator(front: &str, split: Split, page: ListPage, urls: &Urls) -> Pagi
     let total = split.numbered();
     let newest = urls.path(front);
     // The numbers shown, newest first: near this page, then the oldest page. The front page
-    // shows the papers of the newest numbered pages itself: its pager starts below them,
-    // so a reader going "older" never meets a card twice.
-    let (current, near, top) = match page {
-        ListPage::Front => {
-            let top = split.before_front();
-            (None, top.saturating_sub(WINDOW)..=top, top)
-        }
-        ListPage::Numbered(n) => (
-            Some(n),
-            n.saturating_sub(WINDOW)..=(n + WINDOW).min(total),
-            total,
-        ),
+    // shows the papers of the newest numbered pages itself: the pager leads to none of them
+    // (but from one of them, reached by its address), so a reader going "older" never
+    // meets a card twice, nor one going "newer" a page the front page showed them.
+    let before_front = split.before_front();
+    let top = match page {
+        ListPage::Numbered(_) if split.shown_in_front(page) => total,
+        _ => before_front,
+    };
+    let (current, near) = match page {
+        ListPage::Front => (None, top.saturating_sub(WINDOW)..=top),
+        ListPage::Numbered(n) => (Some(n), n.saturating_sub(WINDOW)..=(n + WINDOW).min(top)),
     };
     let near = (*near.start()).max(1)..=*near.end();
     let mut pages = Vec::new();
@@ -187,11 +192,7 @@ pub fn paginator(front: &str, split: Split, page: ListPage, urls: &Urls) -> Pagi
         }
         ListPage::Numbered(n) => {
             let r = split.range(page);
-            let prev = if n < total {
-                url(n + 1)
-            } else {
-                newest.clone()
-            };
+            let prev = if n < top { url(n + 1) } else { newest.clone() };
             let first = split.len - r.end + 1;
             (
                 Some(first),
@@ -342,6 +343,18 @@ mod tests {
         let newest = p(195, ListPage::Numbered(20));
         assert_eq!(newest.prev.as_deref(), Some("/d/categories/cs.DC/"));
         assert_eq!((newest.first, newest.last), (Some(191), Some(195)));
+        // The newest page the front page does not show leads newer to the front page, not
+        // to page 19, whose papers the reader saw there; nor does its pager list 19 or 20.
+        let below_front = p(200, ListPage::Numbered(18));
+        assert_eq!(shown(&below_front), "[18] 17 16 … 1");
+        assert_eq!(below_front.prev.as_deref(), Some("/d/categories/cs.DC/"));
+        assert_eq!(shown(&p(200, ListPage::Numbered(17))), "18 [17] 16 15 … 1");
+        assert!(split(200).shown_in_front(ListPage::Numbered(19)));
+        assert!(!split(200).shown_in_front(ListPage::Numbered(18)));
+        assert!(!split(200).shown_in_front(ListPage::Front));
+        // An author's: 100 papers, the front page the newest 50, page 2 the same 50.
+        assert!(author(100).shown_in_front(ListPage::Numbered(2)));
+        assert!(!author(120).shown_in_front(ListPage::Numbered(2)));
         let oldest = p(200, ListPage::Numbered(1));
         assert_eq!(shown(&oldest), "… 3 2 [1]");
         assert_eq!(oldest.next, None);
@@ -362,7 +375,9 @@ mod tests {
             ))
             .unwrap()
         };
-        // Page 5 links up to page 7, and a gap once there are more.
-        assert_eq!(json(81), json(500));
+        // Page 5 links up to page 7, and a gap once there are more the front page does not
+        // show: from 91 papers (page 8, of 10) on.
+        assert_eq!(json(91), json(500));
+        assert_ne!(json(81), json(91));
     }
 }

@@ -167,6 +167,19 @@ try {
       }
     }
     check("going older from the front page never shows a card twice", pages > 0 && seenTwice === 0, `${pages} pages, ${seenTwice} seen twice`);
+    // And newer, from the oldest page back to the front page: the pages the front page
+    // shows are not on the way, nor in any pager there.
+    const newer = page.locator("nav.pager a[rel=prev]");
+    const back = new Set();
+    let steps = 0;
+    while ((await newer.count()) > 0 && steps < 20) {
+      const numbers = await page.locator("nav.pager a, nav.pager span").allTextContents();
+      if (numbers.includes("5") || numbers.includes("6")) back.add(`pager of ${page.url()}: ${numbers.join(" ")}`);
+      await newer.first().click();
+      await page.waitForLoadState("load");
+      steps++;
+    }
+    check("going newer leads from the oldest page to the front page, past no page it shows", steps === pages && page.url().endsWith("/categories/cs.AI/") && back.size === 0, `${steps} steps, ${pages} older; ${[...back].join(", ")}`);
     await context.close();
     const again = await open("categories/cs.AI/");
     const numbers = await again.page.locator("nav.pager a").allTextContents();
