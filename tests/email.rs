@@ -296,6 +296,23 @@ fn a_week_of_journal_papers_without_pdfs_authors_or_abstracts() {
     assert_eq!(html.matches(title).count(), 1, "{html}");
 }
 
+#[test]
+fn a_week_of_one_group_has_no_overview_to_jump_from() {
+    let site = example_site();
+    let out = tempfile::tempdir().unwrap();
+    assert_ok(&email(site.path(), "2026-W14", out.path(), &[]));
+    let papers = digest_papers(site.path(), "2026-W14");
+    let eml = std::fs::read(out.path().join("2026-W14.eml")).unwrap();
+    let (_, html, _) = check_newsletter(&eml, &papers);
+    // "Editor's picks 1", linked to the group right below it: a link many mail clients do
+    // not follow, to nowhere else.
+    assert!(
+        html.contains("<h2 id=\"picks\"") && html.contains(">Editor's picks</h2>"),
+        "{html}"
+    );
+    assert!(!html.contains("href=\"#"), "{html}");
+}
+
 fn add_big_week(site: &Path) -> Vec<toml::Table> {
     let mut sources: Vec<std::path::PathBuf> = walkdir::WalkDir::new(site.join("content/papers"))
         .into_iter()
