@@ -187,7 +187,7 @@ pub fn sentences(text: &str) -> Vec<String> {
                 }
                 let sentence: String = chars[start..=i].iter().collect();
                 let sentence = without_section_label(sentence.trim());
-                if !sentence.is_empty() {
+                if !sentence.is_empty() && !KEYWORDS.is_match(sentence) {
                     out.push(sentence.to_string());
                 }
                 start = i + 1;
@@ -197,11 +197,19 @@ pub fn sentences(text: &str) -> Vec<String> {
     }
     let rest: String = chars[start.min(chars.len())..].iter().collect();
     let rest = without_section_label(rest.trim());
-    if !rest.is_empty() {
+    if !rest.is_empty() && !KEYWORDS.is_match(rest) {
         out.push(rest.to_string());
     }
     out
 }
+
+/// A list of the paper's keywords or subject codes, which an abstract may end with
+/// ("Keywords: competitive programming, language model, dataset" was a headline): no
+/// sentence.
+static KEYWORDS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?i:key ?words?|index terms|pacs(?: numbers?| codes?)?|msc(?: \d{4})?(?: classification)?|(?:mathematics )?subject classifications?)\s*(?:[:—–]|-{1,3} )")
+        .expect("a valid pattern")
+});
 
 /// The heading of a structured abstract's section ("Results: We present …", "BACKGROUND:
 /// …") labels the sentence; it is not part of what a headline or one-liner says.

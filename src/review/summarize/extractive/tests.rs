@@ -335,6 +335,14 @@ fn a_span_does_not_start_at_the_last_items_of_a_list_or_a_which_clause() {
         "On three capability benchmarks: Humanity's Last Exam (HLE), SimpleQA, and GPQA, we demonstrate that for approximately 3% of questions, search-based agents directly find the datasets with ground truth labels on HuggingFace.",
     );
     assert!(!s.headline.starts_with("SimpleQA"), "{}", s.headline);
+    // Nor the list before the subject, nor "we demonstrate that" without what: the
+    // sentence from its subject on, cut.
+    assert!(
+        s.headline
+            .starts_with("We demonstrate that for approximately 3% of questions, search-based"),
+        "{}",
+        s.headline
+    );
     let s = summarize(
         "We introduce OpenCat, a converter that transforms OpenDRIVE test cases into the Catmull-Rom spline format, which is widely supported by many current test generators.",
     );
@@ -435,6 +443,24 @@ fn a_headline_is_not_only_the_clause_before_the_subject() {
             " and Tonchev (2008), several new infinite families are given",
         ),
         ("Leveraging sparse autoencoders", ", we find features"),
+        // The example's headlines before: arXiv 2508.13234, 2406.19956, 2508.13180 and
+        // 2411.17724.
+        (
+            "Contrary to the widespread belief that AI facilitates interdisciplinary collaboration",
+            ", our findings show that AlphaFold increased structural biology-computer science collaborations by just 0.48%",
+        ),
+        (
+            "In spite of the optimality properties of the score statistic shown in Rao and Poti (1946)",
+            ", the Rao score (RS) test remained unnoticed for almost 20 years",
+        ),
+        (
+            "We demonstrate that for approximately 3% of questions",
+            ", the evidence is ambiguous",
+        ),
+        (
+            "I am able to show that among governing systems",
+            " and institutions of the extended AI-Economist, under the Inclusive government, the ratios are higher",
+        ),
     ] {
         assert!(fronted_clause_alone(span, after), "{span}|{after}");
     }
@@ -449,6 +475,15 @@ fn a_headline_is_not_only_the_clause_before_the_subject() {
         ),
         ("Foo reduces latency by 42%", ", and cuts cost"),
         ("To boost accuracy", " we introduce a network"),
+        // What "that" says is there before the cut.
+        (
+            "We show that in most cases the method works",
+            ", and that it is fast",
+        ),
+        (
+            "We show that for all n, the bound holds",
+            ", which is tight",
+        ),
     ] {
         assert!(!fronted_clause_alone(span, after), "{span}|{after}");
     }
@@ -467,9 +502,56 @@ fn a_headline_is_not_only_the_clause_before_the_subject() {
     assert!(
         summary
             .headline
-            .contains("a deep neural network is introduced"),
+            .starts_with("A deep neural network is introduced"),
         "{}",
         summary.headline
+    );
+}
+
+#[test]
+fn a_cut_before_a_character_of_more_than_one_byte_is_no_panic() {
+    // What the re-review of the example met, past a comma: a quotation mark, a formula's π.
+    assert!(!fronted_clause_alone(
+        "We ask",
+        ", “Who was the ninth Chancellor of Germany?”"
+    ));
+    assert!(!fronted_clause_alone("Here", ", 1-π)$, it holds"));
+    let s = summarize(
+        "Given the names of the chancellors, “Who was the ninth Chancellor of Germany?” is answered correctly by 91% of the models we tested with retrieval.",
+    );
+    assert!(!s.headline.is_empty());
+}
+
+#[test]
+fn a_keyword_list_is_no_sentence() {
+    // arXiv 2503.23466, whose headline was its keywords.
+    let summary = summarize(concat!(
+        "We present a dataset of 5,000 competitive programming problems with tests. ",
+        "Models solve 41% of them. ",
+        "Keywords: competitive programming, language model, dataset"
+    ));
+    assert!(
+        !summary.headline.contains("Keywords"),
+        "{}",
+        summary.headline
+    );
+    assert!(!summary.summary.contains("Keywords"), "{}", summary.summary);
+    for list in [
+        "Keywords: a, b",
+        "Key words: a, b",
+        "Index Terms—testing, fuzzing",
+        "PACS numbers: 05.30.Jp",
+        "MSC 2020: 05B05",
+    ] {
+        assert_eq!(
+            sentences(&format!("We do it. {list}")),
+            ["We do it."],
+            "{list}"
+        );
+    }
+    assert_eq!(
+        sentences("Keyword spotting works."),
+        ["Keyword spotting works."]
     );
 }
 
