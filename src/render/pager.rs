@@ -27,9 +27,9 @@ pub enum Front {
     /// (categories).
     TwoNewestPages,
     /// The newest `per_page` papers; numbered pages are full ones only, so a new paper
-    /// changes the front page and nothing else until the next page fills (authors: a
-    /// week rewrites one page per author of its papers). The newest numbered page may
-    /// repeat some of the front page's papers.
+    /// changes the front page and, past a multiple of `per_page`, the pager of the pages
+    /// below it (authors: a week rewrites about one page per author of its papers). The
+    /// newest numbered page may repeat some of the front page's papers.
     NewestPapers,
 }
 

@@ -86,11 +86,25 @@ impl Venue<'_> {
     }
 }
 
-/// The year a reference gives, its last: "Phys. Rev. B 89, 224502 (2014)" 2014, "2022 IEEE
-/// International Conference … (AITest), 2022, pp. 26-33" 2022.
+/// The year a reference gives: one in brackets ("J. Algebra 320 (2008), 1917-1935" 2008),
+/// else the last that is not a page ("Lect.Notes Phys.562:195-212,2001" 2001, "Proceedings
+/// of ICML 2019, pages 1999-2008" 2019): a page range or a page after a colon looks like a
+/// year as often as not.
 pub fn year(journal_ref: &str) -> Option<i32> {
     let text = journal_ref.split("; ").next().unwrap_or_default();
-    YEAR.find_iter(text).last()?.as_str().parse().ok()
+    let is_page = |m: &regex::Match| {
+        text[..m.start()].ends_with(['-', '–', ':']) || text[m.end()..].starts_with(['-', '–'])
+    };
+    let in_brackets =
+        |m: &regex::Match| text[..m.start()].ends_with('(') || text[m.end()..].starts_with(')');
+    let years: Vec<regex::Match> = YEAR.find_iter(text).filter(|m| !is_page(m)).collect();
+    years
+        .iter()
+        .rfind(|m| in_brackets(m))
+        .or(years.last())?
+        .as_str()
+        .parse()
+        .ok()
 }
 
 static YEAR: LazyLock<Regex> =
@@ -195,6 +209,14 @@ mod tests {
             Some(2007)
         );
         assert_eq!(year("Journal of Stuff 12, 345"), None);
+        // Pages that look like years.
+        assert_eq!(year("J. Algebra 320 (2008), 1917-1935"), Some(2008));
+        assert_eq!(year("Discrete Math. 309 (2009), 2001--2010"), Some(2009));
+        assert_eq!(
+            year("Proceedings of ICML 2019, pages 1999-2008"),
+            Some(2019)
+        );
+        assert_eq!(year("JHEP 0601:123, 2006"), Some(2006));
         let v = venue("Phys. Part. Nucl. Lett. 15(3), 225-229 (2018)").unwrap();
         assert_eq!(v.bibtex_type(), "article");
         assert_eq!(

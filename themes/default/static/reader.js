@@ -82,7 +82,7 @@
       var papers = {};
       Object.keys(data.papers).forEach(function (id) {
         var p = data.papers[id];
-        if (p && typeof p.id === "string" && typeof p.url === "string") papers[id] = p;
+        if (isPaper(p)) papers[id] = p;
       });
       return papers;
     } catch (e) {
@@ -113,6 +113,12 @@
   function fromRow(r, weekName) {
     return { id: r[0], url: base + r[1], title: r[2], headline: r[3], authors: r[4], category: r[5], date: r[6], week: weekName, vector: r[7],
       titleHtml: r[8] || "", headlineHtml: r[9] || "", machine: r[10] === 1, article: typeof r[11] === "string" ? r[11] : "" };
+  }
+
+  // A saved paper as this page can show it: an id, and a link to its page that is a web
+  // address or one on this site, never "javascript:" (an imported file may hold anything).
+  function isPaper(p) {
+    return !!p && typeof p.id === "string" && typeof p.url === "string" && /^(?:https?:\/\/|\/(?!\/))/i.test(p.url);
   }
 
   function el(tag, props, children) {
@@ -325,7 +331,7 @@
         var added = 0;
         Object.keys(data.papers).forEach(function (id) {
           var p = data.papers[id];
-          if (p && typeof p.id === "string" && typeof p.url === "string" && !s[id]) { s[id] = p; added++; }
+          if (isPaper(p) && !s[id]) { s[id] = p; added++; }
         });
         store(s);
         show();
@@ -350,7 +356,9 @@
         var p = s[r[0]];
         if (p && Array.isArray(r[7]) && JSON.stringify(p.vector) !== JSON.stringify(r[7])) { p.vector = r[7]; changed = true; }
         // Saved before week files said who wrote a headline and where a journal's article is.
-        if (p && r.length > 11 && (p.machine !== (r[10] === 1) || p.article !== r[11])) { p.machine = r[10] === 1; p.article = r[11]; changed = true; }
+        // Whether the saved headline is the machine's only where it is the one saved.
+        if (p && r.length > 11 && p.headline === r[3] && p.machine !== (r[10] === 1)) { p.machine = r[10] === 1; changed = true; }
+        if (p && r.length > 11 && p.article !== r[11]) { p.article = r[11]; changed = true; }
       });
     });
     // A full storage keeps the old vectors: they still rank, as before.

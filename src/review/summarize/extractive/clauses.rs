@@ -100,7 +100,14 @@ pub(super) fn best_span(sentence: &str, max: usize, score: &dyn Fn(&str) -> f64)
 /// recordings improves …"): only a "we" after it ends it.
 fn main_clause(sentence: &str) -> &str {
     const SUBJECTS: &[&str] = &[", we ", ", our ", ", they ", ", i "];
-    let commas = || sentence.match_indices(", ").map(|(at, _)| at);
+    // Not a comma inside a formula ("For all $a, b \in X$, the norm …").
+    let formulas = formula_spans(sentence);
+    let commas = || {
+        sentence
+            .match_indices(", ")
+            .map(|(at, _)| at)
+            .filter(|&at| !inside(&formulas, at))
+    };
     let subject_at = |at: usize| {
         SUBJECTS.iter().any(|s| {
             sentence
@@ -108,14 +115,19 @@ fn main_clause(sentence: &str) -> &str {
                 .is_some_and(|a| a.eq_ignore_ascii_case(s))
         })
     };
-    if let Some(at) = commas().find(|&at| subject_at(at)) {
+    let lower = sentence.to_lowercase();
+    let first = lower.split(' ').next().unwrap_or("");
+    let fronted = FRONTING
+        .iter()
+        .any(|f| lower.starts_with(f) && lower[f.len()..].starts_with(' '));
+    // Only after an opening that can go: "This is, we believe, the first …" keeps its
+    // subject.
+    if (fronted || (first.len() > 4 && (first.ends_with("ing") || first.ends_with("ed"))))
+        && let Some(at) = commas().find(|&at| subject_at(at))
+    {
         return &sentence[at + ", ".len()..];
     }
-    let lower = sentence.to_lowercase();
-    if !FRONTING
-        .iter()
-        .any(|f| lower.starts_with(f) && lower[f.len()..].starts_with(' '))
-    {
+    if !fronted {
         return sentence;
     }
     const NOT_A_SUBJECT: &[&str] = &[
@@ -187,6 +199,7 @@ const FRONTING: &[&str] = &[
     "under",
     "across",
     "among",
+    "within",
     "contrary to",
     "in spite of",
     "notwithstanding",

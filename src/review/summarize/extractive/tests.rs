@@ -523,6 +523,32 @@ fn a_cut_before_a_character_of_more_than_one_byte_is_no_panic() {
 }
 
 #[test]
+fn a_sentence_cut_from_its_subject_on_is_not_cut_in_a_formula_or_an_aside() {
+    let long = " of the random matrices drawn from the ensemble described above is bounded by a constant almost surely.";
+    for (sentence, start) in [
+        (
+            format!("For all $a, b \\in X$, the operator norm{long}"),
+            "The operator norm of the random matrices",
+        ),
+        (
+            format!("Given $\\epsilon, \\delta > 0$, the minimal number{long}"),
+            "The minimal number of the random matrices",
+        ),
+        (
+            format!("This is, we believe, the first demonstration{long}"),
+            "This is, we believe, the first demonstration",
+        ),
+        (
+            format!("Motivated by epidemics, we design a procedure{long}"),
+            "We design a procedure",
+        ),
+    ] {
+        let line = best_span(&sentence, 90, &|_| 0.0);
+        assert!(line.starts_with(start), "{line}");
+    }
+}
+
+#[test]
 fn a_keyword_list_is_no_sentence() {
     // arXiv 2503.23466, whose headline was its keywords.
     let summary = summarize(concat!(
