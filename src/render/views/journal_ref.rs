@@ -91,7 +91,7 @@ impl Venue<'_> {
 /// of ICML 2019, pages 1999-2008" 2019): a page range or a page after a colon looks like a
 /// year as often as not.
 pub fn year(journal_ref: &str) -> Option<i32> {
-    let text = journal_ref.split("; ").next().unwrap_or_default();
+    let text = the_papers(journal_ref);
     let is_page = |m: &regex::Match| {
         text[..m.start()].ends_with(['-', '–', ':']) || text[m.end()..].starts_with(['-', '–'])
     };
@@ -105,6 +105,11 @@ pub fn year(journal_ref: &str) -> Option<i32> {
         .as_str()
         .parse()
         .ok()
+}
+
+/// The first of two references ("…; Erratum: …", a translation's): the paper's.
+fn the_papers(journal_ref: &str) -> &str {
+    journal_ref.split("; ").next().unwrap_or_default()
 }
 
 static YEAR: LazyLock<Regex> =
@@ -156,8 +161,7 @@ static AFTER_CONFERENCE: LazyLock<Regex> = LazyLock::new(|| {
 /// The venue `journal_ref` names, or None where it reads as neither a journal's
 /// reference nor a conference (a book chapter, a date alone).
 pub fn venue(journal_ref: &str) -> Option<Venue<'_>> {
-    // The first of two references ("…; Erratum: …", a translation's) is the paper's.
-    let text = journal_ref.split("; ").next().unwrap_or_default().trim();
+    let text = the_papers(journal_ref).trim();
     if let Some(caps) = [&CITED, &YEAR_AFTER_VOLUME, &SPIRES, &LABELLED]
         .into_iter()
         .find_map(|re| re.captures(text))

@@ -99,7 +99,6 @@ pub(super) fn best_span(sentence: &str, max: usize, score: &dyn Fn(&str) -> f64)
 /// increases …"). A "-ing" opener is often the subject itself ("Increasing the number of
 /// recordings improves …"): only a "we" after it ends it.
 fn main_clause(sentence: &str) -> &str {
-    const SUBJECTS: &[&str] = &[", we ", ", our ", ", they ", ", i "];
     // Not a comma inside a formula ("For all $a, b \in X$, the norm …").
     let formulas = formula_spans(sentence);
     let commas = || {
@@ -108,22 +107,13 @@ fn main_clause(sentence: &str) -> &str {
             .map(|(at, _)| at)
             .filter(|&at| !inside(&formulas, at))
     };
-    let subject_at = |at: usize| {
-        SUBJECTS.iter().any(|s| {
-            sentence
-                .get(at..at + s.len())
-                .is_some_and(|a| a.eq_ignore_ascii_case(s))
-        })
-    };
     let lower = sentence.to_lowercase();
     let first = lower.split(' ').next().unwrap_or("");
-    let fronted = FRONTING
-        .iter()
-        .any(|f| lower.starts_with(f) && lower[f.len()..].starts_with(' '));
+    let fronted = opens_with(&lower, FRONTING.iter());
     // Only after an opening that can go: "This is, we believe, the first …" keeps its
     // subject.
     if (fronted || (first.len() > 4 && (first.ends_with("ing") || first.ends_with("ed"))))
-        && let Some(at) = commas().find(|&at| subject_at(at))
+        && let Some(at) = commas().find(|&at| subject_after_comma(sentence, at))
     {
         return &sentence[at + ", ".len()..];
     }
@@ -156,6 +146,22 @@ fn main_clause(sentence: &str) -> &str {
             !NOT_A_SUBJECT.contains(&first.as_str()) && !list && starts_clause(rest)
         })
         .map_or(sentence, |at| &sentence[at + ", ".len()..])
+}
+
+/// Whether lower-cased `text` opens with one of `words`, whole.
+fn opens_with<'w>(text: &str, mut words: impl Iterator<Item = &'w &'w str>) -> bool {
+    words.any(|w| text.starts_with(w) && text[w.len()..].starts_with(' '))
+}
+
+/// A subject that a comma sets apart from what came before it: ", we show …".
+const SUBJECT_AFTER_COMMA: &[&str] = &[", we ", ", our ", ", they ", ", i "];
+
+/// Whether `text` has `SUBJECT_AFTER_COMMA` at byte `at`.
+fn subject_after_comma(text: &str, at: usize) -> bool {
+    SUBJECT_AFTER_COMMA.iter().any(|s| {
+        text.get(at..at + s.len())
+            .is_some_and(|a| a.eq_ignore_ascii_case(s))
+    })
 }
 
 /// Words that open a clause or phrase which comes before a sentence's subject.
@@ -223,11 +229,7 @@ pub(super) fn fronted_clause_alone(span: &str, after: &str) -> bool {
     }
     // Whatever it is, it comes before the sentence's own subject: "On three benchmarks:
     // Humanity's Last Exam (HLE), SimpleQA, and GPQA | , we demonstrate that …".
-    if [", we ", ", our ", ", they ", ", i "].iter().any(|s| {
-        after
-            .get(..s.len())
-            .is_some_and(|a| a.eq_ignore_ascii_case(s))
-    }) {
+    if subject_after_comma(after, 0) {
         return true;
     }
     // "We demonstrate that for approximately 3% of questions | , the …", "I am able to show
@@ -241,10 +243,7 @@ pub(super) fn fronted_clause_alone(span: &str, after: &str) -> bool {
     if let Some(at) = span.rfind(" that ") {
         let clause = span[at + " that ".len()..].to_lowercase();
         if !clause.contains(", ")
-            && FRONTING
-                .iter()
-                .chain(&["in"])
-                .any(|f| clause.starts_with(f) && clause[f.len()..].starts_with(' '))
+            && opens_with(&clause, FRONTING.iter().chain(&["in"]))
             && !clause.split(' ').skip(2).any(|w| SUBJECT.contains(&w))
         {
             return true;
@@ -262,10 +261,7 @@ pub(super) fn fronted_clause_alone(span: &str, after: &str) -> bool {
     }
     let first = lower.split(' ').next().unwrap_or("");
     // "Using …", "Building on …", "During …": any -ing word.
-    FRONTING
-        .iter()
-        .any(|f| lower.starts_with(f) && lower[f.len()..].starts_with(' '))
-        || (first.len() > 4 && first.ends_with("ing"))
+    opens_with(&lower, FRONTING.iter()) || (first.len() > 4 && first.ends_with("ing"))
 }
 
 /// Whether a span may end between `before` and `after`: not inside brackets ("recent
