@@ -343,7 +343,7 @@ mod tests {
             std::fs::write(
                 content.join(format!("papers/2601/{id}.md")),
                 format!(
-                    "+++\nid = \"{id}\"\ntitle = \"On zq{pair}x\"\npublished = 2026-01-05T00:00:00Z\nupdated = 2026-01-05T00:00:00Z\nabstract = \"We study {topic} and zq{pair}x, with ww{i}y.\"\n+++\n"
+                    "+++\nid = \"{id}\"\ntitle = \"On zq{pair}x and yv{pair}k\"\npublished = 2026-01-05T00:00:00Z\nupdated = 2026-01-05T00:00:00Z\nabstract = \"We study {topic} and zq{pair}x, with ww{i}y.\"\n+++\n"
                 ),
             )
             .unwrap();

@@ -194,6 +194,15 @@ const STOP: &[&str] = &[
 /// of the corpus is the lower bound and this changes nothing.
 const MAX_DF: u32 = 2_000;
 
+/// The least cosine similarity for a related paper, and the fewest of its kept terms it
+/// must share. One shared word made most of the nonsense a reader saw: a paper whose
+/// abstract the feed left out is a vector of a few title words, so "exposure" alone put
+/// cypermethrin in fish beside radiation in spaceflight at 0.28. On the example site (344
+/// papers) the two rules leave 750 of 1,709 links and take every related paper from 53
+/// papers, whose nearest were all of that kind: a paper with none shows no list.
+const MIN_SCORE: f32 = 0.10;
+const MIN_SHARED: u32 = 2;
+
 /// Documents read at a time.
 const BATCH: usize = 256;
 
@@ -282,15 +291,22 @@ pub fn related<'t, E: Send>(
         .par_iter()
         .enumerate()
         .map(|(doc, v)| {
-            let mut scores: FxHashMap<u32, f32> = FxHashMap::default();
+            // Each other paper's score and how many of this paper's terms it shares.
+            let mut scores: FxHashMap<u32, (f32, u32)> = FxHashMap::default();
             for &(t, w) in v {
                 for &(other, w2) in &postings[t as usize] {
                     if other as usize != doc {
-                        *scores.entry(other).or_default() += w * w2;
+                        let s = scores.entry(other).or_default();
+                        s.0 += w * w2;
+                        s.1 += 1;
                     }
                 }
             }
-            let mut best: Vec<(u32, f32)> = scores.into_iter().filter(|(_, s)| *s > 0.05).collect();
+            let mut best: Vec<(u32, f32)> = scores
+                .into_iter()
+                .filter(|&(_, (s, shared))| s > MIN_SCORE && shared >= MIN_SHARED)
+                .map(|(other, (s, _))| (other, s))
+                .collect();
             best.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
             best.truncate(k);
             best.into_iter().map(|(d, _)| d as usize).collect()
@@ -385,9 +401,49 @@ mod tests {
     }
 
     #[test]
+    fn one_shared_word_is_not_a_relation() {
+        // The fish study has no abstract (Nature's feeds give none): a few title words,
+        // each weighing much, one of them "exposure".
+        let docs = [
+            (
+                "Probabilistic forecasting of radiation exposure for spaceflight",
+                "Solar particle events threaten astronauts; we forecast the dose they receive.",
+            ),
+            ("Cypermethrin exposure of aquacultured fish", ""),
+            (
+                "Forecasting solar particle events",
+                "Probabilistic forecasting of solar particle events from flare observations.",
+            ),
+            ("Boiling pasta", "Boil water and add salt."),
+            ("Baking bread", "Knead dough and bake."),
+            ("Brewing tea", "Steep leaves in water."),
+        ];
+        let counter = TermCounter::default();
+        let r = related(
+            docs.len(),
+            |range| {
+                Ok::<_, ()>(Cow::Owned(
+                    docs[range]
+                        .iter()
+                        .map(|d| counter.terms(d.0, d.1))
+                        .collect(),
+                ))
+            },
+            5,
+        )
+        .unwrap();
+        assert_eq!(
+            r[0],
+            [2],
+            "shares probabilistic, forecasting, solar, particle, events"
+        );
+        assert!(r[1].is_empty(), "{:?}", r[1]);
+    }
+
+    #[test]
     fn thousands_of_identical_abstracts_do_not_relate_through_their_shared_words() {
         // 30,000 papers: 2,500 withdrawn stubs with one text (in more papers than MAX_DF,
-        // fewer than a tenth of the corpus), and pairs of papers that share a rare word.
+        // fewer than a tenth of the corpus), and pairs of papers that share two rare words.
         let n = 30_000;
         let text = |i: usize| -> (String, String) {
             if i < 2_500 {
@@ -399,7 +455,7 @@ mod tests {
                 let pair = i / 2;
                 (
                     format!("Paper zq{pair}x"),
-                    format!("About topic zq{pair}x and ww{i}y"),
+                    format!("About topic zq{pair}x, yv{pair}k and ww{i}y"),
                 )
             }
         };
