@@ -360,6 +360,24 @@ mod tests {
         }
     }
 
+    /// Up to `k` related papers for each of `docs` (title, abstract).
+    fn related_of(docs: &[(&str, &str)], k: usize) -> Vec<Vec<usize>> {
+        let counter = TermCounter::default();
+        related(
+            docs.len(),
+            |range| {
+                Ok::<_, ()>(Cow::Owned(
+                    docs[range]
+                        .iter()
+                        .map(|d| counter.terms(d.0, d.1))
+                        .collect(),
+                ))
+            },
+            k,
+        )
+        .unwrap()
+    }
+
     #[test]
     fn finds_the_paper_on_the_same_topic() {
         let docs = [
@@ -381,20 +399,7 @@ mod tests {
             ),
             ("Cooking pasta", "Boil water, add salt and pasta."),
         ];
-        let counter = TermCounter::default();
-        let r = related(
-            docs.len(),
-            |range| {
-                Ok::<_, ()>(Cow::Owned(
-                    docs[range]
-                        .iter()
-                        .map(|d| counter.terms(d.0, d.1))
-                        .collect(),
-                ))
-            },
-            2,
-        )
-        .unwrap();
+        let r = related_of(&docs, 2);
         assert_eq!(r[0].first(), Some(&2));
         assert_eq!(r[1].first(), Some(&3));
         assert!(r[4].is_empty());
@@ -418,20 +423,7 @@ mod tests {
             ("Baking bread", "Knead dough and bake."),
             ("Brewing tea", "Steep leaves in water."),
         ];
-        let counter = TermCounter::default();
-        let r = related(
-            docs.len(),
-            |range| {
-                Ok::<_, ()>(Cow::Owned(
-                    docs[range]
-                        .iter()
-                        .map(|d| counter.terms(d.0, d.1))
-                        .collect(),
-                ))
-            },
-            5,
-        )
-        .unwrap();
+        let r = related_of(&docs, 5);
         assert_eq!(
             r[0],
             [2],
