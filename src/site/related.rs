@@ -194,7 +194,7 @@ const STOP: &[&str] = &[
 /// of the corpus is the lower bound and this changes nothing.
 const MAX_DF: u32 = 2_000;
 
-/// The least cosine similarity for a related paper, and the fewest of its kept terms it
+/// The cosine similarity a related paper must exceed, and the fewest of its kept terms it
 /// must share. One shared word made most of the nonsense a reader saw: a paper whose
 /// abstract the feed left out is a vector of a few title words, so "exposure" alone put
 /// cypermethrin in fish beside radiation in spaceflight at 0.28. On the example site (344
