@@ -330,8 +330,8 @@ pub fn load_with(
 mod tests {
     use super::*;
 
-    /// 600 papers, more than one batch of a related-papers pass: each pair shares a rare
-    /// word, and every paper one of four common ones.
+    /// 600 papers, more than one batch of a related-papers pass: each pair shares two rare
+    /// words, and every paper one of four common ones.
     fn site(dir: &Path) -> Site {
         let topics = ["consensus", "graphs", "quantum", "proteins"];
         let content = dir.join("content");

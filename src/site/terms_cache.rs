@@ -14,7 +14,9 @@ use crate::kept::{KeptRecords, RecordWriter};
 use crate::manifest::Fingerprint;
 use std::path::Path;
 
-const MAGIC: &[u8; 8] = b"pbterms4";
+/// Bumped when terms are counted otherwise (5: plurals made singular). A binary's identity
+/// already keeps another binary's records out, unless its executable could not be found.
+const MAGIC: &[u8; 8] = b"pbterms5";
 
 /// The kept terms, open for reading.
 pub struct TermCache {
