@@ -277,6 +277,66 @@ fn body_cut_off_in_transit_fails_that_source_only() {
     assert_eq!(papers_written(site.path()), 30);
 }
 
+/// A journal's feed that does not name its journal (OUP's names none): the source's
+/// `journal` says it, and the pages cite each paper as that journal's article.
+#[test]
+#[ignore = "needs the shared fixtures; scripts/test runs it"]
+fn a_sources_journal_names_the_journal_its_papers_are_cited_in() {
+    let dir = need_fixtures!();
+    let body = common::fixture_bytes(
+        &dir,
+        "general/oup_bioinformatics_openaccess_2025-03-22_rss2.xml",
+    );
+    let server = TestServer::start(move |_, _| ok_xml(body.clone()));
+    let site = temp_site(&config(
+        &format!(
+            "[[sources]]\nkind = \"feed\"\nname = \"OUP\"\njournal = \"Bioinformatics\"\nurl = \"{}\"\n",
+            server.url("/oup")
+        ),
+        "",
+    ));
+    assert_ok(&paperboy(site.path(), &["fetch"]));
+    let files: Vec<_> = walkdir::WalkDir::new(site.path().join("content/papers"))
+        .into_iter()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_file())
+        .map(|e| read(e.path()))
+        .collect();
+    assert_eq!(files.len(), 4);
+    for text in &files {
+        assert!(
+            text.contains("\njournal_ref = \"Bioinformatics\"\n"),
+            "{text}"
+        );
+    }
+    assert_ok(&paperboy(site.path(), &["build"]));
+    let page = read(
+        site.path()
+            .join("public/papers/doi-10.1093-bioinformatics-btaf119/index.html"),
+    );
+    assert!(
+        page.contains("<meta name=\"citation_journal_title\" content=\"Bioinformatics\">"),
+        "{page}"
+    );
+    assert!(page.contains("journal={Bioinformatics}"), "{page}");
+
+    // The key is a feed's: on an arXiv source it is refused, named.
+    let arxiv = temp_site(&config(
+        &format!(
+            "[[sources]]\nkind = \"arxiv\"\nquery = \"cat:cs.DC\"\njournal = \"X\"\nurl = \"{}\"\n",
+            server.url("/api")
+        ),
+        "",
+    ));
+    let out = paperboy(arxiv.path(), &["fetch"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("sources[0]") && stderr(&out).contains("key `journal`"),
+        "{}",
+        stderr(&out)
+    );
+}
+
 #[test]
 #[ignore = "needs the shared fixtures; scripts/test runs it"]
 fn feed_truncated_mid_entry_keeps_the_whole_entries() {

@@ -262,6 +262,16 @@ fn journal_feeds() {
         "https://www.biorxiv.org/content/10.1101/2025.04.07.647590v1?rss=1"
     );
     assert_eq!(p.authors[0], "N. Hou");
+    // The channel names the publication (`prism:publicationName`): every item is bioRxiv's,
+    // which their pages tell reference managers.
+    assert!(
+        feed.papers.iter().all(|p| p.journal_ref == "bioRxiv"),
+        "{:?}",
+        feed.papers
+            .iter()
+            .map(|p| &p.journal_ref)
+            .collect::<Vec<_>>()
+    );
     // bioRxiv runs a structured abstract's headings into its text ("BackgroundAmplicon");
     // they read as the OUP feed's below do.
     let amplicon = feed
@@ -301,6 +311,24 @@ fn journal_feeds() {
     )
     .unwrap();
     assert_eq!(feed.papers.len(), 4);
+    // OUP's feed names no journal ("Bioinformatics Open Access" is the feed's title):
+    // none is made up; a source's `journal` says it.
+    assert!(feed.papers.iter().all(|p| p.journal_ref.is_empty()));
+    let bytes = common::fixture_bytes(
+        &dir,
+        "general/oup_bioinformatics_openaccess_2025-03-22_rss2.xml",
+    );
+    let mut configured = ParseContext {
+        journal: Some("Bioinformatics".into()),
+        ..ctx()
+    };
+    let (_, named) = parse_feed(&bytes, None, &mut configured).unwrap();
+    assert!(
+        named
+            .papers
+            .iter()
+            .all(|p| p.journal_ref == "Bioinformatics")
+    );
     for p in &feed.papers {
         assert!(p.doi.starts_with("10.1093/bioinformatics/"), "{}", p.doi);
         assert!(

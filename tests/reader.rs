@@ -147,6 +147,21 @@ fn paper_pages_carry_citation_tags_json_ld_and_bibtex() {
     assert!(meta(&oup_html, "citation_author").is_empty());
     let bib = oup_html.split("<pre>").nth(1).unwrap();
     assert!(bib.contains("title={") && !bib.contains("author="), "{bib}");
+    // Its feed names no journal, and none is made up from the feed's title.
+    assert!(meta(&oup_html, "citation_journal_title").is_empty());
+    assert!(bib.starts_with("@misc{"), "{bib}");
+    // bioRxiv's feed names its publication: a reference manager files its papers as
+    // bioRxiv's, as bioRxiv's own pages and BibTeX do, not as web pages.
+    let biorxiv = read(
+        site.path()
+            .join("public/papers/doi-10.1101-2025.04.11.648322/index.html"),
+    );
+    assert_eq!(meta(&biorxiv, "citation_journal_title"), ["bioRxiv"]);
+    let bib = biorxiv.split("<pre>").nth(1).unwrap();
+    assert!(
+        bib.starts_with("@article{li2025role,") && bib.contains("journal={bioRxiv}"),
+        "{bib}"
+    );
     // Nor an empty list in its JSON-LD, which reads as a paper by no one; nor an empty
     // abstract and no identifiers on a Nature item that has neither.
     assert!(json_ld(&oup_html).get("author").is_none());

@@ -35,6 +35,10 @@ pub struct SourceConfig {
     /// Overrides the endpoint (tests point it at 127.0.0.1).
     #[serde(default)]
     pub url: Option<String>,
+    /// For `feed`: the journal its items are published in, where the feed does not name
+    /// one (`prism:publicationName`): reference managers then file them as its articles.
+    #[serde(default)]
+    pub journal: Option<String>,
     /// arXiv API search query, e.g. `cat:cs.DC`.
     #[serde(default)]
     pub query: Option<String>,

@@ -148,6 +148,14 @@ impl Config {
                 SourceKind::Feed if s.url.is_none() => Some("url"),
                 _ => None,
             };
+            if s.journal.is_some() && s.kind != SourceKind::Feed {
+                bail!(
+                    "{}: sources[{}] (kind = \"{}\"): key `journal` is for a `feed` source (arXiv gives each paper's journal reference itself)",
+                    path.display(),
+                    i,
+                    s.kind.as_str()
+                );
+            }
             if let Some(prefix) = &s.metadata_prefix
                 && !["arXivRaw", "arXiv", "oai_dc"].contains(&prefix.as_str())
             {

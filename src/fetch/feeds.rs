@@ -72,6 +72,7 @@ fn get_feed(
     let mut ctx = ParseContext {
         base_url: Some(url.to_string()),
         category: source.name.clone(),
+        journal: source.journal.clone(),
         ..ParseContext::new(&source.label(), opts.now)
     };
     if !(200..300).contains(&resp.status) && resp.status != 304 {

@@ -61,6 +61,11 @@ pub fn parse(root: &Element, ctx: &ParseContext, out: &mut ParsedFeed) -> Result
         .or_else(|| (!feed_link.is_empty()).then(|| feed_link.clone()))
         .or(feed_title)
         .unwrap_or_default();
+    // The journal of items that name none: the one the maintainer configured, else the
+    // one the feed names for all its items (bioRxiv's channel says "bioRxiv").
+    let feed_journal = ctx.journal.clone().or_else(|| {
+        publication_name(container).or_else(|| root.first_own("channel").and_then(publication_name))
+    });
     // A licence the feed states for all its items, where an item states none.
     let feed_rights = rights_of(container).or_else(|| rights_of(root));
     let base = match origin {
@@ -79,6 +84,12 @@ pub fn parse(root: &Element, ctx: &ParseContext, out: &mut ParsedFeed) -> Result
             ctx,
         ) {
             Some(mut p) => {
+                if p.journal_ref.is_empty()
+                    && !p.id.is_arxiv()
+                    && let Some(journal) = &feed_journal
+                {
+                    p.journal_ref = journal.clone();
+                }
                 if p.license.is_empty()
                     && let Some(license) = &feed_rights
                 {
@@ -262,7 +273,12 @@ fn parse_item(
         categories,
         abstract_text,
         comment: String::new(),
-        journal_ref: String::new(),
+        // An arXiv paper's journal reference is arXiv's to give.
+        journal_ref: if link.contains("arxiv.org") {
+            String::new()
+        } else {
+            publication_name(item).unwrap_or_default()
+        },
         doi,
         source: ctx.source_kind.to_string(),
         links: Links {
@@ -274,6 +290,15 @@ fn parse_item(
         license: rights_of(item).unwrap_or_default(),
         classes: Vec::new(),
     })
+}
+
+/// `prism:publicationName`, matched by local name as `prism:doi` is: the journal's name,
+/// which the paper pages give reference managers (`citation_journal_title`).
+fn publication_name(e: &Element) -> Option<String> {
+    e.elements()
+        .filter(|c| c.name == "publicationName")
+        .map(|c| c.clean_text())
+        .find(|name| !name.is_empty())
 }
 
 /// `dc:rights`, Atom's `rights` or a `license` element, when it names a licence.

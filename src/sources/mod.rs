@@ -24,6 +24,9 @@ pub struct ParseContext {
     /// The category of journal items that name none (a configured source's `name`);
     /// None falls back to the feed's title.
     pub category: Option<String>,
+    /// The journal of items that name none (a configured feed's `journal`); None falls
+    /// back to the one the feed names for all its items.
+    pub journal: Option<String>,
     /// Resolves relative links when the feed names no base of its own.
     pub base_url: Option<String>,
     /// Date for items that carry none.
@@ -37,6 +40,7 @@ impl ParseContext {
             source_kind: "feed",
             source_name: source_name.to_string(),
             category: None,
+            journal: None,
             base_url: None,
             now,
         }

@@ -194,6 +194,23 @@ pub fn venue(journal_ref: &str) -> Option<Venue<'_>> {
     None
 }
 
+/// A paper's venue: `venue` of its reference, or, for a paper from a journal's feed (not
+/// arXiv), a reference that is a name alone, the journal's: fetch writes the name the feed
+/// gives (`prism:publicationName`, a source's `journal`) there.
+pub fn paper_venue(journal_ref: &str, is_arxiv: bool) -> Option<Venue<'_>> {
+    venue(journal_ref).or_else(|| {
+        let name = journal_ref.trim();
+        let a_name_alone = !name.is_empty() && !name.contains(',') && !YEAR.is_match(name);
+        (!is_arxiv && a_name_alone).then_some(Venue::Journal {
+            name,
+            volume: "",
+            issue: "",
+            first_page: "",
+            last_page: "",
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -379,5 +396,36 @@ mod tests {
         ] {
             assert_eq!(venue(text), venue_of, "{text}");
         }
+    }
+
+    #[test]
+    fn a_journal_feeds_name_alone_is_its_journal_but_not_an_arxiv_papers() {
+        assert_eq!(
+            paper_venue("bioRxiv", false),
+            journal("bioRxiv", "", "", "", "")
+        );
+        assert_eq!(
+            paper_venue(" Bioinformatics ", false),
+            journal("Bioinformatics", "", "", "", "")
+        );
+        // On an arXiv paper a bare name says too little to file it as that journal's.
+        assert_eq!(paper_venue("Bioinformatics", true), None);
+        // A reference stays what `venue` reads, a date alone is no journal's name.
+        assert_eq!(
+            paper_venue("Phys. Rev. B 74, 024520 (2006)", false),
+            venue("Phys. Rev. B 74, 024520 (2006)")
+        );
+        assert_eq!(
+            paper_venue(
+                "Communications in Mathematics and Statistics, 27 December 2022",
+                false
+            ),
+            None
+        );
+        assert_eq!(paper_venue("", false), None);
+        assert_eq!(
+            paper_venue("Workshop on Testing", false),
+            Some(Venue::Conference("Workshop on Testing"))
+        );
     }
 }

@@ -292,7 +292,7 @@ pub fn paper_page_extras(
     }
     // The reference's parts, where it reads as a journal's or a conference's: the whole of
     // "Phys. Rev. B 74, 024520 (2006)" is not a journal's name.
-    let venue = super::journal_ref::venue(&f.journal_ref);
+    let venue = super::journal_ref::paper_venue(&f.journal_ref, f.id.is_arxiv());
     if let Some(venue) = &venue {
         citation.extend(
             venue
