@@ -246,6 +246,25 @@ fn arxiv_rss_and_atom_announcements() {
     assert!(feed.papers.is_empty(), "an empty day is not an error");
 }
 
+/// An arXiv paper in a journal's feed, linked by its HTML rendition and arXiv's DOI, is
+/// not filed as the feed's journal's.
+#[test]
+fn an_arxiv_paper_in_a_journals_feed_gets_no_journal_name() {
+    let feed = br#"<rss xmlns:prism="http://prismstandard.org/namespaces/basic/2.0/" version="2.0"><channel>
+<title>Some journal</title><prism:publicationName>Foo Letters</prism:publicationName>
+<item><title>From arXiv</title><link>https://arxiv.org/html/2502.01234v1</link>
+<prism:doi>10.48550/arXiv.2502.01234</prism:doi><prism:publicationName>Foo Letters</prism:publicationName></item>
+<item><title>From Foo</title><link>https://foo.example/a/1</link><prism:doi>10.1234/foo.1</prism:doi></item>
+</channel></rss>"#;
+    let (_, parsed) = parse_feed(feed, None, &mut ctx()).unwrap();
+    let journals: Vec<(&str, &str)> = parsed
+        .papers
+        .iter()
+        .map(|p| (p.title.as_str(), p.journal_ref.as_str()))
+        .collect();
+    assert_eq!(journals, [("From arXiv", ""), ("From Foo", "Foo Letters")]);
+}
+
 #[test]
 #[ignore = "needs the shared fixtures; scripts/test runs it"]
 fn journal_feeds() {
@@ -272,6 +291,15 @@ fn journal_feeds() {
             .map(|p| &p.journal_ref)
             .collect::<Vec<_>>()
     );
+    // A configured `journal` is for a feed that names none: bioRxiv's own name stands.
+    let bytes = common::fixture_bytes(&dir, "general/biorxiv_bioinformatics_2025-04-13_rss1.xml");
+    let mut configured = ParseContext {
+        journal: Some("Bioinformatics".into()),
+        ..ctx()
+    };
+    let (_, named) = parse_feed(&bytes, None, &mut configured).unwrap();
+    assert_eq!(named.papers.len(), 30);
+    assert!(named.papers.iter().all(|p| p.journal_ref == "bioRxiv"));
     // bioRxiv runs a structured abstract's headings into its text ("BackgroundAmplicon");
     // they read as the OUP feed's below do.
     let amplicon = feed
@@ -323,6 +351,7 @@ fn journal_feeds() {
         ..ctx()
     };
     let (_, named) = parse_feed(&bytes, None, &mut configured).unwrap();
+    assert_eq!(named.papers.len(), 4);
     assert!(
         named
             .papers

@@ -61,11 +61,12 @@ pub fn parse(root: &Element, ctx: &ParseContext, out: &mut ParsedFeed) -> Result
         .or_else(|| (!feed_link.is_empty()).then(|| feed_link.clone()))
         .or(feed_title)
         .unwrap_or_default();
-    // The journal of items that name none: the one the maintainer configured, else the
-    // one the feed names for all its items (bioRxiv's channel says "bioRxiv").
-    let feed_journal = ctx.journal.clone().or_else(|| {
-        publication_name(container).or_else(|| root.first_own("channel").and_then(publication_name))
-    });
+    // The journal of items that name none: the one the feed names for all its items
+    // (bioRxiv's channel says "bioRxiv"), else the one the maintainer configured for a
+    // feed that names none.
+    let feed_journal = publication_name(container)
+        .or_else(|| root.first_own("channel").and_then(publication_name))
+        .or_else(|| ctx.journal.clone());
     // A licence the feed states for all its items, where an item states none.
     let feed_rights = rights_of(container).or_else(|| rights_of(root));
     let base = match origin {
@@ -80,16 +81,11 @@ pub fn parse(root: &Element, ctx: &ParseContext, out: &mut ParsedFeed) -> Result
             item,
             base.as_ref(),
             fallback_category.as_deref(),
+            feed_journal.as_deref(),
             &feed_key,
             ctx,
         ) {
             Some(mut p) => {
-                if p.journal_ref.is_empty()
-                    && !p.id.is_arxiv()
-                    && let Some(journal) = &feed_journal
-                {
-                    p.journal_ref = journal.clone();
-                }
                 if p.license.is_empty()
                     && let Some(license) = &feed_rights
                 {
@@ -138,6 +134,7 @@ fn parse_item(
     item: &Element,
     base: Option<&reqwest::Url>,
     fallback_category: Option<&str>,
+    feed_journal: Option<&str>,
     feed_key: &str,
     ctx: &ParseContext,
 ) -> Option<Paper> {
@@ -262,6 +259,17 @@ fn parse_item(
             (None, None) => "uncategorized".into(),
         });
     }
+    // An arXiv paper's journal reference is arXiv's to give, however the feed links it
+    // (an /html/ link, arXiv's own DOI).
+    let from_arxiv = id.is_arxiv()
+        || link.contains("arxiv.org")
+        || doi.to_ascii_lowercase().starts_with("10.48550/");
+    let journal_ref = match from_arxiv {
+        true => String::new(),
+        false => publication_name(item)
+            .or_else(|| feed_journal.map(str::to_string))
+            .unwrap_or_default(),
+    };
     Some(Paper {
         id,
         version: 1,
@@ -273,12 +281,7 @@ fn parse_item(
         categories,
         abstract_text,
         comment: String::new(),
-        // An arXiv paper's journal reference is arXiv's to give.
-        journal_ref: if link.contains("arxiv.org") {
-            String::new()
-        } else {
-            publication_name(item).unwrap_or_default()
-        },
+        journal_ref,
         doi,
         source: ctx.source_kind.to_string(),
         links: Links {

@@ -24,8 +24,8 @@ pub struct ParseContext {
     /// The category of journal items that name none (a configured source's `name`);
     /// None falls back to the feed's title.
     pub category: Option<String>,
-    /// The journal of items that name none (a configured feed's `journal`); None falls
-    /// back to the one the feed names for all its items.
+    /// The journal of a feed's items where neither they nor the feed name one (a
+    /// configured feed's `journal`).
     pub journal: Option<String>,
     /// Resolves relative links when the feed names no base of its own.
     pub base_url: Option<String>,

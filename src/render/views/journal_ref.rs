@@ -194,20 +194,31 @@ pub fn venue(journal_ref: &str) -> Option<Venue<'_>> {
     None
 }
 
-/// A paper's venue: `venue` of its reference, or, for a paper from a journal's feed (not
-/// arXiv), a reference that is a name alone, the journal's: fetch writes the name the feed
-/// gives (`prism:publicationName`, a source's `journal`) there.
+/// A paper's venue. For a paper from a journal's feed (not arXiv), whose `journal_ref`
+/// fetch filled with the name the feed gives (`prism:publicationName`, a source's
+/// `journal`), a name alone is its journal's ("Proceedings of the National Academy of
+/// Sciences", "Philosophical Transactions A: Mathematical, Physical and Engineering
+/// Sciences"), or a meeting's; anything else is read by `venue`. A name alone has no word
+/// that starts with a digit, as every reference's volume, pages or year does.
 pub fn paper_venue(journal_ref: &str, is_arxiv: bool) -> Option<Venue<'_>> {
-    venue(journal_ref).or_else(|| {
-        let name = journal_ref.trim();
-        let a_name_alone = !name.is_empty() && !name.contains(',') && !YEAR.is_match(name);
-        (!is_arxiv && a_name_alone).then_some(Venue::Journal {
+    let name = journal_ref.trim();
+    let a_name_alone = !name.is_empty()
+        && name
+            .split_whitespace()
+            .all(|w| !w.starts_with(|c: char| c.is_ascii_digit()));
+    if is_arxiv || !a_name_alone {
+        return venue(journal_ref);
+    }
+    Some(if MEETING.is_match(name) {
+        Venue::Conference(name)
+    } else {
+        Venue::Journal {
             name,
             volume: "",
             issue: "",
             first_page: "",
             last_page: "",
-        })
+        }
     })
 }
 
@@ -400,20 +411,26 @@ mod tests {
 
     #[test]
     fn a_journal_feeds_name_alone_is_its_journal_but_not_an_arxiv_papers() {
-        assert_eq!(
-            paper_venue("bioRxiv", false),
-            journal("bioRxiv", "", "", "", "")
-        );
+        let named = |name| journal(name, "", "", "", "");
+        for name in [
+            "bioRxiv",
+            "Proceedings of the National Academy of Sciences",
+            "Proc. R. Soc. A",
+            "Philosophical Transactions of the Royal Society A: Mathematical, Physical and Engineering Sciences",
+            "F1000Research",
+        ] {
+            assert_eq!(paper_venue(name, false), named(name), "{name}");
+        }
         assert_eq!(
             paper_venue(" Bioinformatics ", false),
-            journal("Bioinformatics", "", "", "", "")
+            named("Bioinformatics")
         );
         // On an arXiv paper a bare name says too little to file it as that journal's.
         assert_eq!(paper_venue("Bioinformatics", true), None);
-        // A reference stays what `venue` reads, a date alone is no journal's name.
+        // A reference is read as one; a date is no journal's name.
         assert_eq!(
             paper_venue("Phys. Rev. B 74, 024520 (2006)", false),
-            venue("Phys. Rev. B 74, 024520 (2006)")
+            journal("Phys. Rev. B", "74", "", "024520", "")
         );
         assert_eq!(
             paper_venue(
@@ -424,8 +441,10 @@ mod tests {
         );
         assert_eq!(paper_venue("", false), None);
         assert_eq!(
-            paper_venue("Workshop on Testing", false),
-            Some(Venue::Conference("Workshop on Testing"))
+            paper_venue("International Workshop on Software Testing", false),
+            Some(Venue::Conference(
+                "International Workshop on Software Testing"
+            ))
         );
     }
 }
