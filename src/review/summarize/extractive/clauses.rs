@@ -39,6 +39,11 @@ pub(super) fn best_span(sentence: &str, max: usize, score: &dyn Fn(&str) -> f64)
     if sentence.chars().count() <= max {
         return sentence.to_string();
     }
+    let shorter = without_subject_aside(sentence);
+    let sentence = shorter.as_str();
+    if sentence.chars().count() <= max {
+        return sentence.to_string();
+    }
     let mut cuts: Vec<usize> = CLAUSE_BOUNDARIES
         .iter()
         .chain(PHRASE_BOUNDARIES)
@@ -89,6 +94,41 @@ pub(super) fn best_span(sentence: &str, max: usize, score: &dyn Fn(&str) -> f64)
         // belief that AI facilitates interdisciplinary collaboration…" said nothing found).
         None => capitalize(&shorten(main_clause(sentence), max)),
     }
+}
+
+/// The sentence without an aside set off within its subject, right before its verb: "…
+/// lightweight models, such as Yi, Phi, and Llama3, can effectively support edge
+/// applications" reads "… lightweight models can effectively support edge applications".
+/// Cut at its commas instead, a span was the subject alone ("Chemical modification on the
+/// ribose, especially the 1' and 3'-ribose positions") or stopped inside the list.
+pub(super) fn without_subject_aside(sentence: &str) -> String {
+    const OPENERS: &[&str] = &[
+        ", such as ",
+        ", especially ",
+        ", in particular ",
+        ", including ",
+        ", e.g. ",
+        ", e.g., ",
+        ", i.e. ",
+        ", i.e., ",
+        ", namely ",
+    ];
+    let formulas = formula_spans(sentence);
+    for opener in OPENERS {
+        let Some(start) = sentence.find(opener) else {
+            continue;
+        };
+        let after_opener = start + opener.len();
+        let close = sentence[after_opener..]
+            .match_indices(", ")
+            .map(|(at, _)| after_opener + at)
+            .filter(|&at| !inside(&formulas, at))
+            .find(|&at| predicate_follows(&sentence[at..]));
+        if let Some(close) = close {
+            return format!("{}{}", &sentence[..start], &sentence[close + 1..]);
+        }
+    }
+    sentence.to_string()
 }
 
 /// The sentence from its subject on, where a clause it can do without comes first: up to
@@ -274,6 +314,7 @@ pub(super) fn may_end_at(before: &str, after: &str) -> bool {
             && !splits_a_pair(before, after)
             && !inside_a_list(before, after)
             && !verb_follows(after)
+            && !predicate_follows(after)
             && !bare_participle(before, after)
             && !question_follows(before, after))
 }
@@ -356,6 +397,53 @@ pub(super) fn inside_a_list(before: &str, after: &str) -> bool {
         .is_some_and(|(_, item)| item.split_whitespace().count() <= 2)
 }
 
+/// Verbs that make a clause finite, whatever their subject.
+const FINITE: &[&str] = &[
+    "is", "are", "was", "were", "can", "could", "may", "might", "will", "would", "should", "must",
+    "has", "have", "had", "does", "do", "did", "remains", "remain",
+];
+
+/// Whether the cut is at a comma that closes an aside within the subject, its verb right
+/// after ("Chemical modification on the ribose, especially the 1' and 3'-ribose positions
+/// | , increases the stability", "CPU-only deployment of lightweight models, such as Yi,
+/// Phi, and Llama3 | , can effectively support"): the text before it is a subject that
+/// says nothing of it. A finite verb, or a word in -s that is not an item of a list (a
+/// comma or "and" after it) and not an adverb or a noun in -ss, -us, -is or -ics.
+pub(super) fn predicate_follows(after: &str) -> bool {
+    const NOT_VERBS: &[&str] = &[
+        "whereas",
+        "thus",
+        "perhaps",
+        "besides",
+        "sometimes",
+        "always",
+        "nevertheless",
+        "regardless",
+        "unless",
+        "across",
+        "towards",
+        "afterwards",
+        "versus",
+        "plus",
+    ];
+    let Some(rest) = after.strip_prefix(", ") else {
+        return false;
+    };
+    let mut words = rest.split(' ');
+    let word = words.next().unwrap_or("");
+    if FINITE.contains(&word) {
+        return true;
+    }
+    let next = words.next().unwrap_or("");
+    word.len() > 3
+        && word.chars().all(|c| c.is_ascii_lowercase())
+        && word.ends_with('s')
+        && !["ss", "us", "is", "ics"].iter().any(|e| word.ends_with(e))
+        && !NOT_VERBS.contains(&word)
+        && !next.is_empty()
+        && !matches!(next, "and" | "or")
+}
+
 /// Whether the words after a cut inside a clause, up to the next comma, hold a finite
 /// verb of that clause (not of a clause of its own: "… and it is", "… that might"): the
 /// text before the cut is then a subject without its verb. A cut at a comma or a spaced
@@ -365,10 +453,6 @@ pub(super) fn verb_follows(after: &str) -> bool {
         "which", "while", "whereas", "where", "but", "we", "it", "they", "this", "these", "our",
         "that", "who", "when", "although", "though", "so", "thus", "hence", "yet", "if", "whether",
         "because", "since", "once", "until", "unless",
-    ];
-    const FINITE: &[&str] = &[
-        "is", "are", "was", "were", "can", "could", "may", "might", "will", "would", "should",
-        "must", "has", "have", "had", "does", "do", "did", "remains", "remain",
     ];
     if after.starts_with([',', ';', ':']) || after.trim_start().starts_with(['-', '–', '—']) {
         return false;

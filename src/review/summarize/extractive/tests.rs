@@ -644,3 +644,39 @@ fn a_one_liner_that_stops_before_its_sentence_does_says_so() {
         "We present Foo, a caching layer for LLM inference"
     );
 }
+
+/// The example's two headlines that were a subject without its verb: cut at the comma that
+/// closes an aside ("…, especially the 1' and 3'-ribose positions | , increases").
+#[test]
+fn a_headline_drops_an_aside_in_its_subject_rather_than_end_before_the_verb() {
+    for (abstract_text, headline) in [
+        (
+            "Interestingly, chemical modification on the ribose, especially the 1' and 3'-ribose positions, increases the structural stability of analogs through hydrogen bond interactions.",
+            "Chemical modification on the ribose increases the structural stability of analogs",
+        ),
+        (
+            "CPU-only deployment of lightweight models, such as Yi, Phi, and Llama3, can effectively support edge applications, achieving a generation throughput of 5 to 12 tokens per second with less than 50\\% CPU and RAM usage.",
+            "CPU-only deployment of lightweight models can effectively support edge applications",
+        ),
+    ] {
+        assert_eq!(summarize(abstract_text).headline, headline);
+    }
+    assert!(predicate_follows(", increases the structural stability"));
+    assert!(predicate_follows(", can effectively support"));
+    for after in [
+        ", tools, and trends",
+        ", thus reducing cost",
+        ", whereas others fail",
+        ", which increases",
+        ", achieving 5 tokens",
+        ", physics and chemistry",
+        " increases the stability",
+    ] {
+        assert!(!predicate_follows(after), "{after}");
+    }
+    // A short sentence keeps its aside; an aside after the verb is not the subject's.
+    let whole = "Models, such as Yi, can run on CPUs";
+    assert_eq!(best_span(whole, HEADLINE_CHARS, &|_| 0.0), whole);
+    let after_the_verb = "We evaluate the method on many public benchmarks of graph learning, such as Cora, Citeseer and PubMed, and report gains";
+    assert_eq!(without_subject_aside(after_the_verb), after_the_verb);
+}
