@@ -80,6 +80,11 @@ fn paper_pages_carry_citation_tags_json_ld_and_bibtex() {
         ["Physics of Fluids"]
     );
     assert_eq!(meta(&fluids, "citation_volume"), ["36"]);
+    // And search engines read the journal from the JSON-LD.
+    assert_eq!(
+        json_ld(&fluids)["isPartOf"],
+        serde_json::json!({"@type": "Periodical", "name": "Physics of Fluids"})
+    );
     assert_eq!(meta(&fluids, "citation_firstpage"), ["117158"]);
     // And its BibTeX cites the article, in the journal's year; as `@misc` a reference
     // manager filed it as a preprint. The key stays the first version's, as cited before.
@@ -157,6 +162,7 @@ fn paper_pages_carry_citation_tags_json_ld_and_bibtex() {
             .join("public/papers/doi-10.1101-2025.04.11.648322/index.html"),
     );
     assert_eq!(meta(&biorxiv, "citation_journal_title"), ["bioRxiv"]);
+    assert_eq!(json_ld(&biorxiv)["isPartOf"]["name"], "bioRxiv");
     let bib = biorxiv.split("<pre>").nth(1).unwrap();
     assert!(
         bib.starts_with("@article{li2025role,") && bib.contains("journal={bioRxiv}"),
@@ -165,6 +171,7 @@ fn paper_pages_carry_citation_tags_json_ld_and_bibtex() {
     // Nor an empty list in its JSON-LD, which reads as a paper by no one; nor an empty
     // abstract and no identifiers on a Nature item that has neither.
     assert!(json_ld(&oup_html).get("author").is_none());
+    assert!(json_ld(&oup_html).get("isPartOf").is_none());
     let nature = json_ld(&read(
         site.path()
             .join("public/papers/item-13f85fece88eea7f/index.html"),

@@ -41,6 +41,14 @@ impl Venue<'_> {
         tags.into_iter().filter(|(_, v)| !v.is_empty()).collect()
     }
 
+    /// The journal's name, for a journal.
+    pub fn journal(&self) -> Option<&str> {
+        match *self {
+            Venue::Journal { name, .. } => Some(name),
+            Venue::Conference(_) => None,
+        }
+    }
+
     /// BibTeX's entry type for a paper published here.
     pub fn bibtex_type(&self) -> &'static str {
         match self {

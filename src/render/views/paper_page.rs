@@ -200,6 +200,9 @@ pub(super) struct JsonLd<'a> {
     /// The thumbnail, as an absolute URL, where the paper has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     image: Option<String>,
+    /// The journal a journal's paper is in, as schema.org names one.
+    #[serde(rename = "isPartOf", skip_serializing_if = "Option::is_none")]
+    is_part_of: Option<Named<'a>>,
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     keywords: &'a [String],
     /// The paper's licence URL, where it is known.
@@ -329,6 +332,10 @@ pub fn paper_page_extras(
         headline: json_ld_headline(&f.title),
         identifier: &identifiers,
         image: figure_rel(p).map(|rel| urls.permalink(&rel)),
+        is_part_of: venue.as_ref().and_then(|v| v.journal()).map(|name| Named {
+            kind: "Periodical",
+            name,
+        }),
         keywords: &f.categories,
         license: safe_url(&f.license),
         name: &f.title,
