@@ -1,7 +1,8 @@
 //! The built-in summarizer: offline, deterministic and extractive. It picks the abstract's
 //! key-result sentence (numbers, comparisons: "up to 32 % faster") for the headline and its
 //! contribution sentence ("we present …") for the one-liner, and shortens each by dropping
-//! openers ("In this paper, we show that") and trailing clauses. Every word it gives is the
+//! openers ("In this paper, we show that"), trailing clauses and a list of examples in its
+//! subject (", such as Yi, Phi, and Llama3,"). Every word it gives is the
 //! abstract's own, in the abstract's order: it never writes a claim the authors did not.
 
 use super::{HEADLINE_CHARS, Input, SUMMARY_CHARS, Summarizer, Summary};
@@ -116,9 +117,15 @@ fn points_back(sentence: &str) -> bool {
 /// measuring software discrimination") must not read as if it said all.
 fn ellipsis_unless_whole(sentence: &str, mut span: String) -> String {
     // A span that starts mid-sentence starts with a capital letter the sentence does not
-    // have there ("We develop…" of "…, we develop…").
-    let sentence = sentence.trim_end_matches(['.', ' ']).to_lowercase();
-    if !span.is_empty() && !span.ends_with('…') && !sentence.ends_with(&span.to_lowercase()) {
+    // have there ("We develop…" of "…, we develop…"). It may be of the sentence without
+    // the examples in its subject (`best_span`), whose end is the sentence's.
+    let sentence = sentence.trim_end_matches(['.', ' ']);
+    let ends_it = |text: &str| text.to_lowercase().ends_with(&span.to_lowercase());
+    if !span.is_empty()
+        && !span.ends_with('…')
+        && !ends_it(sentence)
+        && !ends_it(&clauses::without_subject_aside(sentence))
+    {
         span.push('…');
     }
     span

@@ -31,9 +31,10 @@ const CLAUSE_BOUNDARIES: &[&str] = &[
 /// before a phrase that qualifies what came before it.
 const PHRASE_BOUNDARIES: &[&str] = &[" compared ", " than ", " across ", " on ", " for "];
 
-/// The sentence whole if it fits in `max` characters; else the run of its clauses that
-/// fits and says the most (by `score`), a run that starts the sentence preferred, since it
-/// keeps the subject; else the sentence cut at a word, with "…".
+/// The sentence whole if it fits in `max` characters; else, without a list of examples in
+/// its subject (`without_subject_aside`), whole if that fits, or the run of its clauses
+/// that fits and says the most (by `score`), a run that starts the sentence preferred,
+/// since it keeps the subject; else the sentence cut at a word, with "…".
 pub(super) fn best_span(sentence: &str, max: usize, score: &dyn Fn(&str) -> f64) -> String {
     let sentence = sentence.trim_end_matches(['.', ' ']);
     if sentence.chars().count() <= max {
@@ -96,11 +97,15 @@ pub(super) fn best_span(sentence: &str, max: usize, score: &dyn Fn(&str) -> f64)
     }
 }
 
-/// The sentence without an aside set off within its subject, right before its verb: "…
+/// The sentence without a list set off within its subject, right before its verb: "…
 /// lightweight models, such as Yi, Phi, and Llama3, can effectively support edge
 /// applications" reads "… lightweight models can effectively support edge applications".
 /// Cut at its commas instead, a span was the subject alone ("Chemical modification on the
-/// ribose, especially the 1' and 3'-ribose positions") or stopped inside the list.
+/// ribose, especially the 1' and 3'-ribose positions") or stopped inside the list. Only
+/// examples go, never a condition: the subject before the aside is the sentence's first
+/// few words with no verb among them, the aside is items of a list (short, none opening a
+/// clause: ", when quantized to 4 bits," stays), outside brackets and formulas, and a verb
+/// follows it. Else the sentence is as it was.
 pub(super) fn without_subject_aside(sentence: &str) -> String {
     const OPENERS: &[&str] = &[
         ", such as ",
@@ -113,22 +118,81 @@ pub(super) fn without_subject_aside(sentence: &str) -> String {
         ", i.e., ",
         ", namely ",
     ];
+    let Some((start, opener)) = OPENERS
+        .iter()
+        .filter_map(|o| sentence.find(o).map(|at| (at, *o)))
+        .min()
+    else {
+        return sentence.to_string();
+    };
+    let subject = &sentence[..start];
     let formulas = formula_spans(sentence);
-    for opener in OPENERS {
-        let Some(start) = sentence.find(opener) else {
-            continue;
-        };
-        let after_opener = start + opener.len();
-        let close = sentence[after_opener..]
-            .match_indices(", ")
-            .map(|(at, _)| after_opener + at)
-            .filter(|&at| !inside(&formulas, at))
-            .find(|&at| predicate_follows(&sentence[at..]));
-        if let Some(close) = close {
-            return format!("{}{}", &sentence[..start], &sentence[close + 1..]);
+    if !is_a_bare_subject(subject) || inside(&formulas, start) {
+        return sentence.to_string();
+    }
+    // The aside's items, comma by comma, up to the one a verb follows.
+    let mut item_start = start + opener.len();
+    let mut first = true;
+    while let Some(at) = sentence[item_start..].find(", ").map(|at| item_start + at) {
+        let item = &sentence[item_start..at];
+        if !is_a_list_item(item, first) || inside(&formulas, at) {
+            break;
         }
+        if predicate_follows(&sentence[at..]) {
+            return format!("{subject}{}", &sentence[at + 1..]);
+        }
+        first = false;
+        item_start = at + 2;
     }
     sentence.to_string()
+}
+
+/// Whether the text is a subject with no verb of its own: a few words, no comma, bracket
+/// or formula, no finite verb, and no word in -s or -ed that a determiner follows ("Our
+/// toolkit supports many formats" has its verb).
+fn is_a_bare_subject(text: &str) -> bool {
+    const DETERMINERS: &[&str] = &[
+        "a", "an", "the", "many", "several", "some", "all", "both", "our", "its", "their", "this",
+        "these", "those", "new", "more", "most", "each", "every", "no", "that",
+    ];
+    let words: Vec<&str> = text.split(' ').collect();
+    if words.len() > 8 || text.contains([',', '(', ')', '$', ';', ':']) {
+        return false;
+    }
+    !words.iter().enumerate().any(|(i, w)| {
+        let w = w.to_ascii_lowercase();
+        FINITE.contains(&w.as_str())
+            || ((w.ends_with('s') || w.ends_with("ed"))
+                && words
+                    .get(i + 1)
+                    .is_some_and(|next| DETERMINERS.contains(&next.to_ascii_lowercase().as_str())))
+    })
+}
+
+/// Whether the text between two commas of an aside is an item of its list: a few words,
+/// brackets closed, and no clause ("when quantized", "trained on curated data"): the
+/// first item follows the opener, a later one may start with "and" or "or".
+fn is_a_list_item(item: &str, first: bool) -> bool {
+    const OPENS_A_CLAUSE: &[&str] = &[
+        "when", "where", "which", "while", "whereas", "if", "unless", "although", "though",
+        "because", "since", "that", "who", "whose", "as", "once", "after", "before", "despite",
+    ];
+    let item = match first {
+        true => item,
+        false => item
+            .strip_prefix("and ")
+            .or_else(|| item.strip_prefix("or "))
+            .unwrap_or(item),
+    };
+    let words: Vec<&str> = item.split_whitespace().collect();
+    let Some(head) = words.first() else {
+        return false;
+    };
+    let head = head.to_ascii_lowercase();
+    words.len() <= 6
+        && item.matches('(').count() == item.matches(')').count()
+        && !OPENS_A_CLAUSE.contains(&head.as_str())
+        && !(head.len() > 4 && (head.ends_with("ed") || head.ends_with("ing")))
 }
 
 /// The sentence from its subject on, where a clause it can do without comes first: up to
@@ -425,6 +489,13 @@ pub(super) fn predicate_follows(after: &str) -> bool {
         "afterwards",
         "versus",
         "plus",
+        "means",
+        "news",
+        "diabetes",
+        "herpes",
+        "species",
+        "series",
+        "analyses",
     ];
     let Some(rest) = after.strip_prefix(", ") else {
         return false;
@@ -438,7 +509,9 @@ pub(super) fn predicate_follows(after: &str) -> bool {
     word.len() > 3
         && word.chars().all(|c| c.is_ascii_lowercase())
         && word.ends_with('s')
-        && !["ss", "us", "is", "ics"].iter().any(|e| word.ends_with(e))
+        && !["ss", "us", "is", "as", "ics"]
+            .iter()
+            .any(|e| word.ends_with(e))
         && !NOT_VERBS.contains(&word)
         && !next.is_empty()
         && !matches!(next, "and" | "or")
