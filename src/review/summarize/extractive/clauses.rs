@@ -147,9 +147,11 @@ pub(super) fn without_subject_aside(sentence: &str) -> String {
     sentence.to_string()
 }
 
-/// Whether the text is a subject with no verb of its own: a few words, no comma, bracket
-/// or formula, no finite verb, and no word in -s or -ed that a determiner follows ("Our
-/// toolkit supports many formats" has its verb).
+/// Whether the text may be a subject with no verb of its own: a few words, no comma,
+/// bracket or formula, no finite verb, and no word in -s or -ed that a determiner follows
+/// ("Our toolkit supports many formats" has its verb). A verb with no determiner after it
+/// ("Our toolkit supports common formats") is not seen: the list must then still end at a
+/// verb of its own.
 fn is_a_bare_subject(text: &str) -> bool {
     const DETERMINERS: &[&str] = &[
         "a", "an", "the", "many", "several", "some", "all", "both", "our", "its", "their", "this",
@@ -641,9 +643,15 @@ pub(super) fn starts_clause(rest: &str) -> bool {
 /// ("…, MultiNLI accuracy to 86.7% (4.6% absolute improvement)") or a noun put beside the
 /// one before it ("…to its larger counterpart, Llama Guard 3-1B, despite being
 /// approximately 7 times smaller", which was the smaller model's), and alone it says what
-/// the sentence did not. A verb: a finite one, a word after a subject pronoun, or a word
-/// in -s or -ed after the first (plural nouns and participles pass too).
+/// the sentence did not. A verb: a finite one, a common irregular past, a word after a
+/// subject pronoun or after a plural name ("LLMs fail"), or a word in -s or -ed after the
+/// first (plural nouns and participles pass too: the test lets through more than verbs).
 fn holds_a_verb(rest: &str) -> bool {
+    const IRREGULAR_PAST: &[&str] = &[
+        "found", "made", "took", "gave", "led", "fell", "won", "ran", "saw", "grew", "rose",
+        "became", "began", "brought", "built", "held", "kept", "left", "lost", "met", "set",
+        "sent", "spent", "stood", "thought", "told", "went", "wrote",
+    ];
     let words: Vec<String> = rest
         .split_whitespace()
         .map(|w| {
@@ -651,14 +659,22 @@ fn holds_a_verb(rest: &str) -> bool {
                 .to_ascii_lowercase()
         })
         .collect();
-    if words
-        .first()
-        .is_some_and(|w| matches!(w.as_str(), "we" | "it" | "they" | "i" | "he" | "she"))
+    let first = rest.split_whitespace().next().unwrap_or("");
+    let plural_name = first.len() > 2
+        && first.ends_with('s')
+        && first[..first.len() - 1]
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit());
+    if plural_name
+        || words
+            .first()
+            .is_some_and(|w| matches!(w.as_str(), "we" | "it" | "they" | "i" | "he" | "she"))
     {
         return true;
     }
     words.iter().enumerate().any(|(i, w)| {
         FINITE.contains(&w.as_str())
+            || IRREGULAR_PAST.contains(&w.as_str())
             || (i > 0
                 && w.len() > 3
                 && w.chars().all(|c| c.is_ascii_lowercase())

@@ -675,8 +675,8 @@ fn a_headline_drops_an_aside_in_its_subject_rather_than_end_before_the_verb() {
         assert!(!predicate_follows(after), "{after}");
     }
     // Only a list of examples in a subject goes. Not an aside after the verb, nor one
-    // that holds a condition, nor one inside brackets; a noun in -es is an item, not the
-    // verb.
+    // that holds a condition, nor one inside brackets; a noun in -es the summarizer knows
+    // ("diabetes") is an item, not the verb.
     for (sentence, without) in [
         (
             "Chronic conditions, such as obesity, diabetes mellitus, and hypertension, remain common among older adults",
@@ -729,13 +729,19 @@ fn a_headline_that_starts_inside_its_sentence_holds_a_verb() {
         summarize(bert).headline,
         "It obtains new state-of-the-art results on eleven natural language processing tasks"
     );
-    assert!(!starts_clause(", Llama Guard 3-1B, despite being approximately 7 times smaller"));
-    assert!(!starts_clause(", MultiNLI accuracy to 86.7% (4.6% absolute improvement)"));
+    assert!(!starts_clause(
+        ", Llama Guard 3-1B, despite being approximately 7 times smaller"
+    ));
+    assert!(!starts_clause(
+        ", MultiNLI accuracy to 86.7% (4.6% absolute improvement)"
+    ));
     for rest in [
         ", we design sampling procedures",
         ", SPANER demonstrates competitive retrieval",
         ", The Rao score test remained unnoticed",
         ", GriNNder achieves 2x",
+        ", GPT-4 fell short of the 90% human baseline on this split",
+        ", LLMs fail to apply this knowledge",
     ] {
         assert!(starts_clause(rest), "{rest}");
     }
