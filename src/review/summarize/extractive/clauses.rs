@@ -482,7 +482,10 @@ pub(super) fn predicate_follows(after: &str) -> bool {
     let mut words = rest.split(' ');
     let word = words.next().unwrap_or("");
     let next = words.next().unwrap_or("");
-    FINITE.contains(&word) || (verb_in_s(word) && !next.is_empty() && !matches!(next, "and" | "or"))
+    // A noun in -s is followed by "and", "or" (a list goes on) or "of" ("transformers of
+    // various sizes"), a verb hardly ever.
+    FINITE.contains(&word)
+        || (verb_in_s(word) && !next.is_empty() && !matches!(next, "and" | "or" | "of"))
 }
 
 /// Whether a word reads as a verb in -s ("increases", "outperforms"): lower case, not a

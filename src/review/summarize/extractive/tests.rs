@@ -679,6 +679,10 @@ fn a_headline_drops_an_aside_in_its_subject_rather_than_end_before_the_verb() {
     // ("diabetes") is an item, not the verb.
     for (sentence, without) in [
         (
+            "Sequence models, such as LSTMs, transformers of various sizes, and state-space models, struggle with long contexts",
+            "Sequence models, such as LSTMs, transformers of various sizes, and state-space models, struggle with long contexts",
+        ),
+        (
             "Chronic conditions, such as obesity, diabetes mellitus, and hypertension, remain common among older adults",
             "Chronic conditions remain common among older adults",
         ),
