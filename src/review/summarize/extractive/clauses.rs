@@ -148,27 +148,24 @@ pub(super) fn without_subject_aside(sentence: &str) -> String {
 }
 
 /// Whether the text may be a subject with no verb of its own: a few words, no comma,
-/// bracket or formula, no finite verb, and no word in -s or -ed that a determiner follows
-/// ("Our toolkit supports many formats" has its verb). A verb with no determiner after it
-/// ("Our toolkit supports common formats") is not seen: the list must then still end at a
-/// verb of its own.
+/// bracket or formula, no finite verb, and no word in -s or -ed but its last (the head
+/// noun: "lightweight models"), since a verb may hide among them ("Our toolkit supports
+/// common formats"). A subject that has one ("systems for question answering") keeps
+/// its examples.
 fn is_a_bare_subject(text: &str) -> bool {
-    const DETERMINERS: &[&str] = &[
-        "a", "an", "the", "many", "several", "some", "all", "both", "our", "its", "their", "this",
-        "these", "those", "new", "more", "most", "each", "every", "no", "that",
-    ];
-    let words: Vec<&str> = text.split(' ').collect();
+    let words: Vec<String> = text.split(' ').map(str::to_ascii_lowercase).collect();
     if words.len() > 8 || text.contains([',', '(', ')', '$', ';', ':']) {
         return false;
     }
-    !words.iter().enumerate().any(|(i, w)| {
-        let w = w.to_ascii_lowercase();
-        FINITE.contains(&w.as_str())
-            || ((w.ends_with('s') || w.ends_with("ed"))
-                && words
-                    .get(i + 1)
-                    .is_some_and(|next| DETERMINERS.contains(&next.to_ascii_lowercase().as_str())))
-    })
+    let Some((_, before_last)) = words.split_last() else {
+        return false;
+    };
+    !words.iter().any(|w| FINITE.contains(&w.as_str()))
+        && !before_last.iter().any(|w| {
+            w.len() > 3
+                && w.chars().all(|c| c.is_ascii_lowercase())
+                && (w.ends_with('s') || w.ends_with("ed"))
+        })
 }
 
 /// Whether the text between two commas of an aside is an item of its list: a few words,

@@ -691,6 +691,10 @@ fn a_headline_drops_an_aside_in_its_subject_rather_than_end_before_the_verb() {
             "Our toolkit supports many common formats, including CSV and JSON, runs on Windows and Linux, and is open source",
         ),
         (
+            "Our toolkit supports common formats, including CSV and JSON, runs on Windows and Linux, and is open source",
+            "Our toolkit supports common formats, including CSV and JSON, runs on Windows and Linux, and is open source",
+        ),
+        (
             "Lightweight models, such as Yi and Phi, when quantized to 4 bits, can run on a Raspberry Pi at 5 tokens per second",
             "Lightweight models, such as Yi and Phi, when quantized to 4 bits, can run on a Raspberry Pi at 5 tokens per second",
         ),
@@ -709,12 +713,12 @@ fn a_headline_drops_an_aside_in_its_subject_rather_than_end_before_the_verb() {
     // A one-liner of the sentence without its examples ends where the sentence does: no
     // "…" after it.
     let one_liner = summarize(
-        "We study retrieval for clinical questions. Retrieval-augmented generation systems for clinical question answering, such as MedRAG, Almanac, and Clinfo.ai, can reduce hallucinated answers by a third on three public benchmarks of clinical questions.",
+        "We study retrieval for clinical questions. Retrieval-augmented generation for clinical question answering, such as MedRAG, Almanac, Clinfo.ai and AskHERA, can reduce hallucinated answers by a third on three public benchmarks of clinical questions.",
     )
     .summary;
     assert_eq!(
         one_liner,
-        "Retrieval-augmented generation systems for clinical question answering can reduce hallucinated answers by a third on three public benchmarks of clinical questions"
+        "Retrieval-augmented generation for clinical question answering can reduce hallucinated answers by a third on three public benchmarks of clinical questions"
     );
 }
 
