@@ -12,12 +12,18 @@ fn config(sources: &str, fetch: &str) -> String {
     )
 }
 
-fn papers_written(root: &std::path::Path) -> usize {
+/// The paper files fetch wrote under `content/papers/`.
+fn paper_files(root: &std::path::Path) -> Vec<std::path::PathBuf> {
     walkdir::WalkDir::new(root.join("content/papers"))
         .into_iter()
         .filter_map(|e| e.ok())
         .filter(|e| e.file_type().is_file())
-        .count()
+        .map(walkdir::DirEntry::into_path)
+        .collect()
+}
+
+fn papers_written(root: &std::path::Path) -> usize {
+    paper_files(root).len()
 }
 
 #[test]
@@ -296,12 +302,7 @@ fn a_sources_journal_names_the_journal_its_papers_are_cited_in() {
         "",
     ));
     assert_ok(&paperboy(site.path(), &["fetch"]));
-    let files: Vec<_> = walkdir::WalkDir::new(site.path().join("content/papers"))
-        .into_iter()
-        .filter_map(|e| e.ok())
-        .filter(|e| e.file_type().is_file())
-        .map(|e| read(e.path()))
-        .collect();
+    let files: Vec<String> = paper_files(site.path()).iter().map(read).collect();
     assert_eq!(files.len(), 4);
     for text in &files {
         assert!(

@@ -180,8 +180,9 @@ fn parse_item(
         .or_else(|| extract_doi(&guid))
         .or_else(|| extract_doi(&link))
         .unwrap_or_default();
+    let arxiv_link = link.contains("arxiv.org");
     let id = PaperId::from_arxiv_ref(&link)
-        .filter(|_| link.contains("arxiv.org"))
+        .filter(|_| arxiv_link)
         .map(|(id, _)| id)
         .or_else(|| PaperId::from_doi(&doi))
         .unwrap_or_else(|| {
@@ -195,7 +196,7 @@ fn parse_item(
             ))
         });
     // After the id, which an item's key may read the text for: a key stays as it was.
-    let (title, abstract_text) = if link.contains("arxiv.org") {
+    let (title, abstract_text) = if arxiv_link {
         (title, abstract_text)
     } else {
         (
@@ -261,9 +262,8 @@ fn parse_item(
     }
     // An arXiv paper's journal reference is arXiv's to give, however the feed links it
     // (an /html/ link, arXiv's own DOI).
-    let from_arxiv = id.is_arxiv()
-        || link.contains("arxiv.org")
-        || doi.to_ascii_lowercase().starts_with("10.48550/");
+    let from_arxiv =
+        id.is_arxiv() || arxiv_link || doi.to_ascii_lowercase().starts_with("10.48550/");
     let journal_ref = match from_arxiv {
         true => String::new(),
         false => publication_name(item)

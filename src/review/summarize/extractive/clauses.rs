@@ -673,12 +673,10 @@ fn holds_a_verb(rest: &str) -> bool {
         return true;
     }
     words.iter().enumerate().any(|(i, w)| {
+        let in_ed = w.len() > 3 && w.ends_with("ed") && w.chars().all(|c| c.is_ascii_lowercase());
         FINITE.contains(&w.as_str())
             || IRREGULAR_PAST.contains(&w.as_str())
-            || (i > 0
-                && w.len() > 3
-                && w.chars().all(|c| c.is_ascii_lowercase())
-                && (w.ends_with("ed") || verb_in_s(w)))
+            || (i > 0 && (in_ed || verb_in_s(w)))
     })
 }
 
