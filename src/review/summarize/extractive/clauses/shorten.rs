@@ -1,0 +1,120 @@
+//! A text cut to fit: at a clause boundary where one keeps enough of it, else at a word
+//! with "…"; and the tidy end of whatever is kept.
+
+use super::cuts::may_end_at;
+use super::{CLAUSE_BOUNDARIES, fronted_clause_alone, inside};
+use crate::render::math::{formula_around, formula_spans};
+
+/// Words a shortened text must not end on.
+const DANGLING: &[&str] = &[
+    "each",
+    "every",
+    "and",
+    "or",
+    "the",
+    "of",
+    "to",
+    "with",
+    "for",
+    "in",
+    "on",
+    "by",
+    "a",
+    "an",
+    "at",
+    "from",
+    "that",
+    "which",
+    "while",
+    "as",
+    "its",
+    "their",
+    "our",
+    "is",
+    "are",
+    "than",
+    "into",
+    "via",
+    "both",
+    "using",
+    "over",
+    "under",
+    "between",
+    "across",
+    "compared",
+    "such",
+    "including",
+    "driven",
+    "when",
+    "where",
+    "designed",
+    "i.e.",
+    "e.g.",
+    "viz.",
+    "namely",
+    "but",
+    "also",
+    "rather",
+];
+
+/// The text cut to `max` characters: whole, or up to the last clause boundary that keeps
+/// at least half of it, or up to a word with "…".
+pub fn shorten(text: &str, max: usize) -> String {
+    let text = crate::sources::xml::fold_whitespace(text);
+    let text = text.trim_end_matches(['.', ' ']);
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let cut_at = text
+        .char_indices()
+        .nth(max)
+        .map(|(b, _)| b)
+        .unwrap_or(text.len());
+    let head = &text[..cut_at];
+    let formulas = formula_spans(text);
+    let best = CLAUSE_BOUNDARIES
+        .iter()
+        .flat_map(|b| head.match_indices(b).map(|(at, _)| at))
+        .filter(|&at| {
+            head[..at].chars().count() >= max / 2
+                && may_end_at(&head[..at], &text[at..])
+                && !fronted_clause_alone(&head[..at], &text[at..])
+                && !inside(&formulas, at)
+        })
+        .max();
+    if let Some(at) = best {
+        return tidy_end(&head[..at]);
+    }
+    let at = head.rfind(' ').unwrap_or(head.len());
+    // Half a formula is not one: cut before it.
+    let at = formula_around(&formulas, at).map_or(at, |f| f.start);
+    format!("{}…", tidy_end(&head[..at]))
+}
+
+/// What may stand between two clauses, and so neither begins nor ends one: punctuation and
+/// a dash set apart by spaces (`-`, TeX's `--`, `–`, `—`).
+pub(super) const SEPARATORS: [char; 7] = [',', ';', ':', ' ', '-', '–', '—'];
+
+pub(crate) fn tidy_end(s: &str) -> String {
+    let mut words: Vec<&str> = s
+        .trim_end_matches(|c| SEPARATORS.contains(&c) || c == '(')
+        .split(' ')
+        .collect();
+    while words.len() > 1
+        && words
+            .last()
+            .is_some_and(|w| DANGLING.contains(&w.to_ascii_lowercase().as_str()))
+    {
+        words.pop();
+    }
+    let joined = words.join(" ");
+    // An opening bracket with no closing one reads as broken.
+    let open = joined.matches('(').count();
+    let close = joined.matches(')').count();
+    if open > close
+        && let Some(at) = joined.rfind('(')
+    {
+        return joined[..at].trim_end_matches([',', ' ']).to_string();
+    }
+    joined.trim_end_matches(SEPARATORS).to_string()
+}
