@@ -7,7 +7,10 @@ the page shows. The date is the page's watermark ("arXiv:2403.10131v1 [cs.CL] 15
 2024") where it has one, else the first day of the month the id names; categories are
 the watermark's, else those listed below. Pages that are no paper (a failed conversion,
 a workshop's index) are left out. Run once from the repository's root; it writes new
-files only and adds each paper to its week's digest (creating the digest if needed).
+files only and adds each paper to its week's digest (creating the digest if needed): a
+version 1 as a new paper, a later version among the week's new versions, since the
+watermark's date is that version's (arXiv lists it as a replacement that week; the
+site's page then shows the month the id names as the first version's, not this date).
 
     python3 tools/papers_from_html.py
 """
@@ -91,23 +94,26 @@ def main():
             f.write(f"[links]\nabs = \"https://arxiv.org/abs/{pid}\"\npdf = \"https://arxiv.org/pdf/{pid}v{version}\"\n\n")
             f.write("[review]\nheadline = \"\"\nsummary = \"\"\nbadges = []\nfigure = \"\"\n+++\n")
         iso = date.isocalendar()
-        weeks.setdefault((iso[0], iso[1]), []).append(pid)
+        weeks.setdefault((iso[0], iso[1]), []).append((pid, "papers" if version == 1 else "updated_papers"))
         print(f"wrote {path}")
-    for (year, week), ids in sorted(weeks.items()):
+    for (year, week), entries in sorted(weeks.items()):
         name = f"{year}-W{week:02d}"
         path = f"content/digests/{name}.md"
-        if os.path.exists(path):
-            text = open(path, encoding="utf8").read()
-            m = re.search(r"papers = \[(.*?)\]", text, re.S)
+        if not os.path.exists(path):
+            monday = datetime.date.fromisocalendar(year, week, 1)
+            open(path, "w", encoding="utf8").write(
+                f"+++\nweek = \"{name}\"\ntitle = \"Week {week}, {year}\"\nstart = {monday}\nend = {monday + datetime.timedelta(days=6)}\n"
+                "papers = []\nupdated_papers = []\n+++\n")
+        text = open(path, encoding="utf8").read()
+        for key in ("papers", "updated_papers"):
+            ids = [i for i, k in entries if k == key]
+            if not ids:
+                continue
+            m = re.search(rf"^{key} = \[(.*?)\]", text, re.S | re.M)
             listed = re.findall(r'"([^"]+)"', m.group(1))
             new = listed + [i for i in ids if i not in listed]
-            text = text[: m.start()] + "papers = [" + "".join(f"\n  {toml_str(i)}," for i in new) + "\n]" + text[m.end():]
-        else:
-            monday = datetime.date.fromisocalendar(year, week, 1)
-            text = (f"+++\nweek = \"{name}\"\ntitle = \"Week {week}, {year}\"\nstart = {monday}\nend = {monday + datetime.timedelta(days=6)}\n"
-                    "papers = [" + "".join(f"\n  {toml_str(i)}," for i in ids) + "\n]\nupdated_papers = []\n+++\n")
+            text = text[: m.start()] + f"{key} = [" + "".join(f"\n  {toml_str(i)}," for i in new) + "\n]" + text[m.end():]
         open(path, "w", encoding="utf8").write(text)
         print(f"wrote {path}")
-
 
 main()
