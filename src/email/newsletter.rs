@@ -87,19 +87,6 @@ pub fn encoded_html_len(html: &str) -> usize {
         .len()
 }
 
-fn first_authors(authors: &[String]) -> String {
-    let mut s = authors
-        .iter()
-        .take(3)
-        .map(String::as_str)
-        .collect::<Vec<_>>()
-        .join(", ");
-    if authors.len() > 3 {
-        s.push_str(" et al.");
-    }
-    s
-}
-
 pub fn render_newsletter(
     root: &Path,
     config: &Config,
@@ -174,7 +161,7 @@ pub fn render_newsletter(
                                 p.title
                             },
                             machine_head: has_headline && p.review.machine,
-                            authors: first_authors(p.authors),
+                            authors: crate::render::views::first_authors(p.authors, 3),
                             page_ref,
                             abs_ref,
                             pdf_ref,

@@ -201,16 +201,13 @@ impl<'a> Weeks<'a> {
                     })
                     .collect();
                 let review = review_view(p, urls);
-                let mut authors: Vec<&str> = f.authors.iter().take(3).map(String::as_str).collect();
-                if f.authors.len() > 3 {
-                    authors.push("et al.");
-                }
+                let authors = crate::render::views::first_authors(&f.authors, 3);
                 Ok((
                     f.id.as_str(),
                     paper_rel(p),
                     f.title.as_str(),
                     review.headline,
-                    authors.join(", "),
+                    authors,
                     primary_category(f),
                     super::views::first_version_shown(f.first_version(), '-'),
                     vector,

@@ -385,14 +385,11 @@ pub fn doc_chunk(
         .zip(abstracts)
         .map(|(p, abstract_text)| {
             let f = &p.front;
-            let mut authors: Vec<&str> = f.authors.iter().take(4).map(String::as_str).collect();
-            if f.authors.len() > 4 {
-                authors.push("et al.");
-            }
+            let authors = crate::render::views::first_authors(&f.authors, 4);
             let mut doc = vec![
                 urls.path(&paper_rel(p)).into(),
                 f.title.as_str().into(),
-                authors.join(", ").into(),
+                authors.into(),
                 crate::render::views::first_version_shown(f.first_version(), '-').into(),
                 f.primary_category.as_str().into(),
             ];

@@ -238,9 +238,11 @@ pub fn first_version_iso(v: FirstVersion) -> String {
 /// Authors shown on a card.
 const CARD_AUTHORS: usize = 8;
 
-fn authors_short(authors: &[String]) -> String {
-    let mut s = authors[..authors.len().min(CARD_AUTHORS)].join(", ");
-    if authors.len() > CARD_AUTHORS {
+/// The first `shown` authors, comma-separated, then " et al." if there are more: one
+/// spelling for the cards, the search results, For you and the email.
+pub fn first_authors(authors: &[String], shown: usize) -> String {
+    let mut s = authors[..authors.len().min(shown)].join(", ");
+    if authors.len() > shown {
         s.push_str(" et al.");
     }
     s
@@ -262,7 +264,7 @@ pub fn paper_view<'a>(site: &'a Site, i: usize, urls: &Urls) -> anyhow::Result<P
         title: &f.title,
         title_html: crate::render::math::text_with_math(&f.title),
         authors: &f.authors,
-        authors_short: authors_short(&f.authors),
+        authors_short: first_authors(&f.authors, CARD_AUTHORS),
         published: first_version_shown(first_version, '-'),
         updated: ymd(&f.updated, '-'),
         published_iso: first_version_iso(first_version),
