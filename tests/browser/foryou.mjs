@@ -138,7 +138,7 @@ try {
   const because = await page.locator("#foryou-list .because").first().textContent().catch(() => "");
   check("each pick says why", because.startsWith("Like: "), because);
   const ranked = await page.locator("#foryou-status").textContent();
-  check("the page says what it ranked, and by what", /^The \d+ of the \d+ newest weeks' \d+ papers most like the 4 papers you saved\.$/.test(ranked), ranked);
+  check("the page says what it ranked, and by what", /^The \d+ papers most like the 4 you saved, out of \d+ in the \d+ newest weeks\.$/.test(ranked), ranked);
   const shown = await page.locator("#foryou-list article").evaluateAll((as) => as.map((a) => a.getAttribute("data-result")));
   check("saved papers are not recommended back", !shown.some((id) => chosen.includes(id)));
   // A pick links the paper at arXiv, and is saved from where it is shown.

@@ -257,7 +257,7 @@
       links.push(el("a", { href: p.article, text: "Article" }));
     }
     if (p.machine === true && p.headline) {
-      links.push(el("span", { class: "review-by", title: "Written by a program from the paper's own abstract", text: "machine review" }));
+      links.push(el("span", { class: "review-by", title: "Written by a program from the paper's own abstract and metadata", text: "machine review" }));
     }
     return links;
   }
@@ -405,8 +405,9 @@
           wf[1].papers.forEach(function (r) { if (!savedIds.has(r[0])) candidates.push({ paper: fromRow(r, wf[0]), vector: toVector(r[7]) }); });
         });
         var ranked = rank(mine, candidates).filter(function (r) { return r.score > 0; }).slice(0, 30);
-        fstatus.textContent = "The " + ranked.length + " of the " + files.length + (files.length === 1 ? " newest week's " : " newest weeks' ") + candidates.length +
-          " papers most like the " + (mine.length === 1 ? "paper" : mine.length + " papers") + " you saved.";
+        fstatus.textContent = (ranked.length === 1 ? "The paper" : "The " + ranked.length + " papers") + " most like " +
+          (mine.length === 1 ? "the paper" : "the " + mine.length) + " you saved, out of " + candidates.length + " in the " +
+          (files.length === 1 ? "newest week." : files.length + " newest weeks.");
         ranked.forEach(function (r) {
           var c = candidates[r.index].paper;
           var why = mine[r.because].paper;
