@@ -77,8 +77,13 @@ try {
     check("no category chip repeats its group's heading", chipsInAI === 0, `${chipsInAI} shown`);
     const chipsInOther = await page.locator("#group-other article.card a.cat").evaluateAll((as) => as.filter((a) => getComputedStyle(a).display !== "none").length);
     check("cards in the folded group show their category", chipsInOther > 0);
-    const toggle = await page.locator("details.abstract summary").first().textContent();
+    const summary = page.locator("details.abstract summary").first();
+    const toggle = await summary.innerText();
     check("the abstract toggle says what it does", toggle.trim() === "Show the abstract", toggle);
+    await summary.click();
+    const opened = await summary.innerText();
+    check("an open abstract's toggle says it hides it", opened.trim() === "Hide the abstract", opened);
+    await summary.click();
     await context.close();
   }
   // A phone: one column.
