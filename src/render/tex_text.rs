@@ -326,6 +326,10 @@ fn command(sink: &mut Sink, text: &str, at: usize, depth: usize) -> Option<usize
         write_group(sink, element, inner, depth);
         return Some(used + len);
     }
+    if name == "deg" && after_a_number(plain) {
+        plain.push('°');
+        return Some(used + if after.starts_with("{}") { 2 } else { 0 });
+    }
     match name {
         // A link's text, not its address; an address as its text.
         "href" => {
@@ -373,6 +377,10 @@ fn old_style_group(sink: &mut Sink, rest: &str, depth: usize) -> Option<usize> {
     let command = inner.strip_prefix('\\')?;
     let name_len = command.bytes().take_while(u8::is_ascii_alphabetic).count();
     let name = &command[..name_len];
+    if inner == r"\deg" && after_a_number(&sink.plain) {
+        sink.plain.push('°');
+        return Some(len);
+    }
     if !matches!(name, "em" | "it" | "sl" | "bf" | "sf" | "tt" | "rm" | "sc") {
         return lone_character(sink, inner, depth).then_some(len);
     }
@@ -397,6 +405,13 @@ fn lone_character(sink: &mut Sink, inner: &str, depth: usize) -> bool {
         return true;
     }
     false
+}
+
+/// Whether `\deg` here is a degree sign: TeX's `\deg` is the operator "deg", which a
+/// formula would hold, but after a number outside one ("a 360{\deg} delay", as
+/// 2411.17706's feed gives it) the author meant degrees.
+fn after_a_number(before: &str) -> bool {
+    before.ends_with(|c: char| c.is_ascii_digit())
 }
 
 /// A combining mark, which an accent adds to its letter.
@@ -537,7 +552,12 @@ mod tests {
         // arXiv 2411.17734 and 2411.17706, as their feeds give them.
         assert_eq!(
             html(r"the sum ({\Sigma}) / delta ({\Delta}) ports, a 360{\deg} delay"),
-            r"the sum (Σ) / delta (Δ) ports, a 360{\deg} delay"
+            r"the sum (Σ) / delta (Δ) ports, a 360° delay"
+        );
+        // Only after a number: else TeX's operator, left as typed.
+        assert_eq!(
+            html(r"turned 90\deg{} and 45 {\deg}; the {\deg} of p"),
+            r"turned 90° and 45 {\deg}; the {\deg} of p"
         );
         assert_eq!(
             html(r"restitution (( \kappa )) and \varepsilon-nets"),
