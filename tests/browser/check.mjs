@@ -170,7 +170,7 @@ try {
   // Dates are one word at 375 px: the archive read "2026-03-30 to 2026-" | "04-05", search
   // results "cs.AR · 2022-" | "05-19". A snippet's marks stand beside a word ("word …",
   // never "word  …").
-  for (const url of ["archive/", "search/?q=testing"]) {
+  for (const url of ["archive/", "search/?q=testing", "search/?q=transformer", "search/?q=model"]) {
     const { page, context } = await open(url, { viewport: { width: 375, height: 800 } });
     if (url.startsWith("search")) await page.locator("#search-results li").first().waitFor();
     const times = page.locator("main time");
@@ -181,7 +181,11 @@ try {
     if (url.startsWith("search")) {
       const snippets = await page.locator("#search-results .snippet").allTextContents();
       const doubled = snippets.filter((t) => /\s\s…|…\s\s/.test(t));
-      check("search snippets: no doubled space beside …", snippets.length >= 10 && doubled.length === 0, doubled.slice(0, 2).join(" | "));
+      check(`search snippets: no doubled space beside … (${url})`, snippets.length >= 10 && doubled.length === 0, doubled.slice(0, 2).join(" | "));
+      // Nor a word cut at its hyphen ("state-of- …"), nor "… …" where a snippet reached
+      // the end of an abstract the index had cut.
+      const cut = snippets.filter((t) => /[-/]\s*…$|^…\s*[-/]|…\s*…$/.test(t));
+      check(`search snippets: cut between words, one … at the end (${url})`, cut.length === 0, cut.slice(0, 2).map((t) => t.slice(-40)).join(" | "));
     }
     await context.close();
   }

@@ -308,6 +308,16 @@
     var first = pieces.findIndex(function (t) { return t.word && t.text && isHit(t.text); });
     var start = first > 24 ? first - 16 : 0;
     var end = Math.min(pieces.length, start + 80);
+    // Cut where a space is, not inside "state-of-the-art" or "prompt/response"; and where
+    // only the "…" the index cut a long abstract with is left, show it rather than a mark.
+    var cutOk = function (i) {
+      if (i <= 0 || i >= pieces.length) return true;
+      var a = pieces[i - 1], b = pieces[i];
+      return !!(a.html || b.html || /\s$/.test(a.text) || /^\s/.test(b.text));
+    };
+    while (start > 0 && start < first && !cutOk(start)) start++;
+    while (end < pieces.length && end < start + 96 && !cutOk(end)) end++;
+    if (pieces.slice(end).every(function (t) { return !t.html && !(t.word && t.text); })) end = pieces.length;
     // One space between a mark and the words: a cut can fall just after a space (", ").
     var spaced = function (t, re) { return t && !t.html && re.test(t.text); };
     if (start > 0) p.appendChild(document.createTextNode(spaced(pieces[start], /^\s/) ? "…" : "… "));
