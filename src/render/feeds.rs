@@ -121,7 +121,7 @@ pub fn atom(meta: &FeedMeta, site: &Site, papers: &[usize], urls: &Urls) -> anyh
         let abstract_read = super::math::readable_text(&abstract_text);
         let lead: Vec<(&str, bool)> = [
             (review.headline, review.headline_machine),
-            (review.summary, review.summary_machine),
+            (&review.summary, review.summary_machine),
         ]
         .into_iter()
         .filter(|(s, _)| {
@@ -236,7 +236,9 @@ fn says_again(text: &str, line: &str) -> bool {
             .join(" ")
             .to_lowercase()
     };
-    let (text, line) = (words(text), words(line.trim_end_matches('…')));
+    // Its "…", or the full stop a card gives a machine's one-liner, which the abstract's
+    // sentence may not have at that place.
+    let (text, line) = (words(text), words(line.trim_end_matches(['…', '.'])));
     // As whole words: "net gain" is not said by "magnet gains".
     let word_edge = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
     !line.is_empty()

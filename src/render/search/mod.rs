@@ -401,8 +401,9 @@ pub fn doc_chunk(
             // when it has math, the headline and summary the card shows (for a paper found
             // by a word the reader saw on its card), and the MathML of the formulas in the
             // snippet's texts, by their LaTeX, so a result shows math as its page does.
-            let (headline, summary) = f.shown_lines();
-            let math: serde_json::Map<String, serde_json::Value> = [&*snippet, headline, summary]
+            let (headline, _) = f.shown_lines();
+            let summary = crate::render::views::shown_summary(f);
+            let math: serde_json::Map<String, serde_json::Value> = [&*snippet, headline, &summary]
                 .into_iter()
                 .flat_map(crate::render::math::inline_mathml)
                 .map(|(source, mathml)| (source.to_string(), mathml.into()))
@@ -411,7 +412,7 @@ pub fn doc_chunk(
                 snippet.into(),
                 crate::render::math::html_if_tex(&f.title).into(),
                 headline.into(),
-                summary.into(),
+                summary.into_owned().into(),
                 math.into(),
             ];
             let is_empty = |v: &serde_json::Value| match v {

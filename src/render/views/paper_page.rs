@@ -406,7 +406,7 @@ pub fn paper_page_extras(
         }
         d
     } else {
-        crate::render::math::readable_text(shown_summary).into_owned()
+        crate::render::math::readable_text(&shown_summary).into_owned()
     };
     PaperPageExtras {
         authors,
