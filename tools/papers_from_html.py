@@ -110,10 +110,17 @@ def main():
             if not ids:
                 continue
             m = re.search(rf"^{key} = \[(.*?)\]", text, re.S | re.M)
+            if not m:  # the key is optional in a digest: added before the closing +++
+                end = text.rindex("+++")
+                text = text[:end] + f"{key} = []\n" + text[end:]
+                m = re.search(rf"^{key} = \[(.*?)\]", text, re.S | re.M)
             listed = re.findall(r'"([^"]+)"', m.group(1))
-            new = listed + [i for i in ids if i not in listed]
+            # A paper the week lists as new is not also one of its new versions.
+            taken = re.findall(r'"([^"]+)"', re.search(r"^papers = \[(.*?)\]", text, re.S | re.M).group(1)) if key == "updated_papers" else []
+            new = listed + [i for i in ids if i not in listed and i not in taken]
             text = text[: m.start()] + f"{key} = [" + "".join(f"\n  {toml_str(i)}," for i in new) + "\n]" + text[m.end():]
         open(path, "w", encoding="utf8").write(text)
         print(f"wrote {path}")
+
 
 main()

@@ -409,7 +409,7 @@ fn lone_character(sink: &mut Sink, inner: &str, depth: usize) -> bool {
 
 /// Whether `\deg` here is a degree sign: TeX's `\deg` is the operator "deg", which a
 /// formula would hold, but after a number outside one ("a 360{\deg} delay", as
-/// 2411.17706's feed gives it) the author meant degrees.
+/// 2411.17734's feed gives it) the author meant degrees.
 fn after_a_number(before: &str) -> bool {
     before.ends_with(|c: char| c.is_ascii_digit())
 }

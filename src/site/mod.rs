@@ -50,6 +50,9 @@ impl PaperEntry {
         let (headline, summary) = self.front.shown_lines();
         let mut h = crate::manifest::Hasher::new();
         h.num(self.corpus_hash).str(headline).str(summary);
+        // Whose the one-liner is: a machine's is shown with its full stop, an editor's as
+        // written (`views::shown_summary`).
+        h.num(u128::from(self.front.people_review().summary.is_empty()));
         h.finish()
     }
 }

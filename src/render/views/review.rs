@@ -90,10 +90,14 @@ pub(super) fn surname(name: &str) -> &str {
 pub fn shown_summary(f: &crate::store::frontmatter::PaperFront) -> Cow<'_, str> {
     let (_, summary) = f.shown_lines();
     let last_word = summary.split_whitespace().next_back().unwrap_or("");
-    let ended = summary.trim_end().ends_with(['.', '!', '?', '…'])
+    // A stop inside closing quotes, brackets or a formula ends it too: "… “as intended.”"
+    let closed = summary
+        .trim_end()
+        .trim_end_matches([')', ']', '"', '\'', '”', '’', '$']);
+    let ended = closed.ends_with(['.', '!', '?', '…'])
         || last_word.contains("://")
         || last_word.starts_with("www.");
-    if f.people_review().summary.is_empty() && !summary.is_empty() && !ended {
+    if f.people_review().summary.is_empty() && !summary.trim().is_empty() && !ended {
         Cow::Owned(format!("{}.", summary.trim_end()))
     } else {
         Cow::Borrowed(summary)
@@ -192,6 +196,10 @@ mod tests {
             "We cut latency by 42%."
         );
         assert_eq!(
+            shown_summary(&machine("Significant (p < 0.05)")),
+            "Significant (p < 0.05)."
+        );
+        assert_eq!(
             shown_summary(&machine("Ends with a formula $x^2$ ")),
             "Ends with a formula $x^2$."
         );
@@ -201,6 +209,8 @@ mod tests {
             "Does it hold?",
             "",
             "A video is at https://youtu.be/EdGcNbGSGeY",
+            "It reads “as intended.”",
+            "   ",
         ] {
             assert_eq!(shown_summary(&machine(whole)), whole);
         }

@@ -359,6 +359,8 @@
         // Whether the saved headline is the machine's only where it is the one saved.
         if (p && r.length > 11 && p.headline === r[3] && p.machine !== (r[10] === 1)) { p.machine = r[10] === 1; changed = true; }
         if (p && r.length > 11 && p.article !== r[11]) { p.article = r[11]; changed = true; }
+        // Saved when week files wrote "A, B, C, et al.".
+        if (p && typeof r[4] === "string" && p.authors !== r[4]) { p.authors = r[4]; changed = true; }
       });
     });
     // A full storage keeps the old vectors: they still rank, as before.
@@ -405,9 +407,12 @@
           wf[1].papers.forEach(function (r) { if (!savedIds.has(r[0])) candidates.push({ paper: fromRow(r, wf[0]), vector: toVector(r[7]) }); });
         });
         var ranked = rank(mine, candidates).filter(function (r) { return r.score > 0; }).slice(0, 30);
-        fstatus.textContent = (ranked.length === 1 ? "The paper" : "The " + ranked.length + " papers") + " most like " +
-          (mine.length === 1 ? "the paper" : "the " + mine.length) + " you saved, out of " + candidates.length + " in the " +
-          (files.length === 1 ? "newest week." : files.length + " newest weeks.");
+        var weeks = files.length === 1 ? "the newest week" : "the " + files.length + " newest weeks";
+        var yours = mine.length === 1 ? "the paper" : "the " + mine.length;
+        fstatus.textContent = (notice ? notice + " " : "") + (ranked.length === 0
+          ? "None of the " + candidates.length + " papers in " + weeks + " shares a word with " + yours + " you saved."
+          : (ranked.length === 1 ? "The paper" : "The " + ranked.length + " papers") + " most like " + yours +
+            " you saved, out of " + candidates.length + " in " + weeks + ".");
         ranked.forEach(function (r) {
           var c = candidates[r.index].paper;
           var why = mine[r.because].paper;

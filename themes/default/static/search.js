@@ -310,10 +310,15 @@
     var end = Math.min(pieces.length, start + 80);
     // Cut where a space is, not inside "state-of-the-art" or "prompt/response"; and where
     // only the "…" the index cut a long abstract with is left, show it rather than a mark.
+    // A formula is a word here: "$k$-means" is not cut after the formula either. Word
+    // pieces are empty at a formula's edges, so the text on each side is looked for.
     var cutOk = function (i) {
       if (i <= 0 || i >= pieces.length) return true;
-      var a = pieces[i - 1], b = pieces[i];
-      return !!(a.html || b.html || /\s$/.test(a.text) || /^\s/.test(b.text));
+      var j = i - 1, k = i;
+      while (j > 0 && !pieces[j].html && !pieces[j].text) j--;
+      while (k < pieces.length - 1 && !pieces[k].html && !pieces[k].text) k++;
+      var a = pieces[j], b = pieces[k];
+      return (!a.html && /\s$/.test(a.text)) || (!b.html && /^\s/.test(b.text));
     };
     while (start > 0 && start < first && !cutOk(start)) start++;
     while (end < pieces.length && end < start + 96 && !cutOk(end)) end++;
