@@ -53,6 +53,15 @@ def toml_str(s):
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def key_list(text, key):
+    """The match of a digest's `key = [...]` list, or None."""
+    return re.search(rf"^{key} = \[(.*?)\]", text, re.S | re.M)
+
+
+def ids_of(match):
+    return re.findall(r'"([^"]+)"', match.group(1)) if match else []
+
+
 def main():
     weeks = {}
     for pid, (version, authors, cats) in PAPERS.items():
@@ -109,14 +118,14 @@ def main():
             ids = [i for i, k in entries if k == key]
             if not ids:
                 continue
-            m = re.search(rf"^{key} = \[(.*?)\]", text, re.S | re.M)
+            m = key_list(text, key)
             if not m:  # the key is optional in a digest: added before the closing +++
                 end = text.rindex("+++")
                 text = text[:end] + f"{key} = []\n" + text[end:]
-                m = re.search(rf"^{key} = \[(.*?)\]", text, re.S | re.M)
-            listed = re.findall(r'"([^"]+)"', m.group(1))
+                m = key_list(text, key)
             # A paper the week lists as new is not also one of its new versions.
-            taken = re.findall(r'"([^"]+)"', re.search(r"^papers = \[(.*?)\]", text, re.S | re.M).group(1)) if key == "updated_papers" else []
+            taken = ids_of(key_list(text, "papers")) if key == "updated_papers" else []
+            listed = ids_of(m)
             new = listed + [i for i in ids if i not in listed and i not in taken]
             text = text[: m.start()] + f"{key} = [" + "".join(f"\n  {toml_str(i)}," for i in new) + "\n]" + text[m.end():]
         open(path, "w", encoding="utf8").write(text)

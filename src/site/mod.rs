@@ -47,12 +47,11 @@ impl PaperEntry {
     /// Of what the search index reads of the paper: its corpus and the lines its card
     /// shows. Not in `corpus_hash`, so an edited review leaves related papers as they were.
     pub fn search_hash(&self) -> Fingerprint {
-        let (headline, summary) = self.front.shown_lines();
+        let (headline, _) = self.front.shown_lines();
         let mut h = crate::manifest::Hasher::new();
-        h.num(self.corpus_hash).str(headline).str(summary);
-        // Whose the one-liner is: a machine's is shown with its full stop, an editor's as
-        // written (`views::shown_summary`).
-        h.num(u128::from(self.front.people_review().summary.is_empty()));
+        h.num(self.corpus_hash)
+            .str(headline)
+            .str(&self.front.shown_summary());
         h.finish()
     }
 }

@@ -4,6 +4,7 @@ use anyhow::{Result, anyhow};
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer};
+use std::borrow::Cow;
 use std::path::Path;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -339,6 +340,27 @@ impl PaperFront {
         )
     }
 
+    /// The one-liner a card shows: the editor's as written; the machine's, a sentence or the
+    /// end of one whose full stop the summarizer drops, with it, as an editor's has and as
+    /// the reference digest's one-liners have. One cut short keeps its "…", and one that ends
+    /// with an address takes no stop a reader could copy with it.
+    pub fn shown_summary(&self) -> Cow<'_, str> {
+        let (_, summary) = self.shown_lines();
+        let last_word = summary.split_whitespace().next_back().unwrap_or("");
+        // A stop inside closing quotes, brackets or a formula ends it too: "… “as intended.”"
+        let closed = summary
+            .trim_end()
+            .trim_end_matches([')', ']', '"', '\'', '”', '’', '$']);
+        let ended = closed.ends_with(['.', '!', '?', '…'])
+            || last_word.contains("://")
+            || last_word.starts_with("www.");
+        if self.people_review().summary.is_empty() && !summary.trim().is_empty() && !ended {
+            Cow::Owned(format!("{}.", summary.trim_end()))
+        } else {
+            Cow::Borrowed(summary)
+        }
+    }
+
     /// When version 1 appeared, as far as `published` can tell (`FirstVersion::of`).
     pub fn first_version(&self) -> crate::paper::FirstVersion {
         crate::paper::FirstVersion::of(&self.id, self.published)
@@ -385,14 +407,16 @@ mod tests {
         }
     }
 
+    /// A paper's front matter with these tables after its required keys.
+    fn front(tables: &str) -> PaperFront {
+        let f = format!(
+            "+++\nid = \"2602.23556\"\ntitle = \"T\"\npublished = 2026-02-26T23:39:42Z\nupdated = 2026-02-26T23:39:42Z\n{tables}+++\n"
+        );
+        parse(&split(&f, Path::new("x.md")).unwrap(), Path::new("x.md")).unwrap()
+    }
+
     #[test]
     fn shown_lines_are_the_editors_else_the_machines_line_by_line() {
-        let front = |tables: &str| -> PaperFront {
-            let f = format!(
-                "+++\nid = \"2602.23556\"\ntitle = \"T\"\npublished = 2026-02-26T23:39:42Z\nupdated = 2026-02-26T23:39:42Z\n{tables}+++\n"
-            );
-            parse(&split(&f, Path::new("x.md")).unwrap(), Path::new("x.md")).unwrap()
-        };
         let machine = "[machine]\nheadline = \"MH\"\nsummary = \"MS\"\n";
         assert_eq!(front("").shown_lines(), ("", ""));
         assert_eq!(front(machine).shown_lines(), ("MH", "MS"));
@@ -412,5 +436,36 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.starts_with("c/p.md:5:"), "{err}");
+    }
+
+    #[test]
+    fn a_machine_one_liner_ends_with_its_full_stop_and_an_editors_is_as_written() {
+        let machine = |summary: &str| front(&format!("[machine]\nsummary = \"{summary}\"\n"));
+        assert_eq!(
+            machine("We cut latency by 42%").shown_summary(),
+            "We cut latency by 42%."
+        );
+        assert_eq!(
+            machine("Significant (p < 0.05)").shown_summary(),
+            "Significant (p < 0.05)."
+        );
+        assert_eq!(
+            machine("Ends with a formula $x^2$ ").shown_summary(),
+            "Ends with a formula $x^2$."
+        );
+        for whole in [
+            "Cut short at a word…",
+            "Already ended.",
+            "Does it hold?",
+            "",
+            "A video is at https://youtu.be/EdGcNbGSGeY",
+            "It reads “as intended.”",
+            "   ",
+        ] {
+            assert_eq!(machine(whole).shown_summary(), whole);
+        }
+        let editor =
+            front("[review]\nsummary = \"An editor's line\"\n[machine]\nsummary = \"M\"\n");
+        assert_eq!(editor.shown_summary(), "An editor's line");
     }
 }

@@ -402,7 +402,7 @@ pub fn doc_chunk(
             // by a word the reader saw on its card), and the MathML of the formulas in the
             // snippet's texts, by their LaTeX, so a result shows math as its page does.
             let (headline, _) = f.shown_lines();
-            let summary = crate::render::views::shown_summary(f);
+            let summary = f.shown_summary();
             let math: serde_json::Map<String, serde_json::Value> = [&*snippet, headline, &summary]
                 .into_iter()
                 .flat_map(crate::render::math::inline_mathml)

@@ -83,33 +83,12 @@ pub(super) fn surname(name: &str) -> &str {
     name.split_whitespace().last().unwrap_or(name)
 }
 
-/// The one-liner a card shows: the editor's as written; the machine's, a sentence or the
-/// end of one whose full stop the summarizer drops, with it, as an editor's has and as
-/// the reference digest's one-liners have. One cut short keeps its "…", and one that ends
-/// with an address takes no stop a reader could copy with it.
-pub fn shown_summary(f: &crate::store::frontmatter::PaperFront) -> Cow<'_, str> {
-    let (_, summary) = f.shown_lines();
-    let last_word = summary.split_whitespace().next_back().unwrap_or("");
-    // A stop inside closing quotes, brackets or a formula ends it too: "… “as intended.”"
-    let closed = summary
-        .trim_end()
-        .trim_end_matches([')', ']', '"', '\'', '”', '’', '$']);
-    let ended = closed.ends_with(['.', '!', '?', '…'])
-        || last_word.contains("://")
-        || last_word.starts_with("www.");
-    if f.people_review().summary.is_empty() && !summary.trim().is_empty() && !ended {
-        Cow::Owned(format!("{}.", summary.trim_end()))
-    } else {
-        Cow::Borrowed(summary)
-    }
-}
-
 pub fn review_view<'a>(p: &'a PaperEntry, urls: &Urls) -> ReviewView<'a> {
     let f = &p.front;
     let r = f.people_review();
     let m = f.machine.as_deref();
     let (headline, _) = f.shown_lines();
-    let summary = shown_summary(f);
+    let summary = f.shown_summary();
     let headline_machine = r.headline.is_empty() && !headline.is_empty();
     let summary_machine = r.summary.is_empty() && !summary.is_empty();
     let machine = headline_machine || summary_machine;
@@ -172,50 +151,5 @@ pub fn review_view<'a>(p: &'a PaperEntry, urls: &Urls) -> ReviewView<'a> {
         headline_machine,
         summary_machine,
         by,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::store::frontmatter::{PaperFront, parse, split};
-    use std::path::Path;
-
-    fn front(tables: &str) -> PaperFront {
-        let f = format!(
-            "+++\nid = \"2602.23556\"\ntitle = \"T\"\npublished = 2026-02-26T23:39:42Z\nupdated = 2026-02-26T23:39:42Z\n{tables}+++\n"
-        );
-        parse(&split(&f, Path::new("x.md")).unwrap(), Path::new("x.md")).unwrap()
-    }
-
-    #[test]
-    fn a_machine_one_liner_ends_with_its_full_stop_and_an_editors_is_as_written() {
-        let machine = |summary: &str| front(&format!("[machine]\nsummary = \"{summary}\"\n"));
-        assert_eq!(
-            shown_summary(&machine("We cut latency by 42%")),
-            "We cut latency by 42%."
-        );
-        assert_eq!(
-            shown_summary(&machine("Significant (p < 0.05)")),
-            "Significant (p < 0.05)."
-        );
-        assert_eq!(
-            shown_summary(&machine("Ends with a formula $x^2$ ")),
-            "Ends with a formula $x^2$."
-        );
-        for whole in [
-            "Cut short at a word…",
-            "Already ended.",
-            "Does it hold?",
-            "",
-            "A video is at https://youtu.be/EdGcNbGSGeY",
-            "It reads “as intended.”",
-            "   ",
-        ] {
-            assert_eq!(shown_summary(&machine(whole)), whole);
-        }
-        let editor =
-            front("[review]\nsummary = \"An editor's line\"\n[machine]\nsummary = \"M\"\n");
-        assert_eq!(shown_summary(&editor), "An editor's line");
     }
 }
