@@ -70,17 +70,31 @@ pub fn summarize(abstract_text: &str) -> Summary {
         h = next;
     }
     let headline = headlines[h].0.clone();
-    let s = best(&|i| scored[i].1 + 0.5 * scored[i].0, Some(h));
-    let summary = s
-        .map(|s| {
-            let sentence = strip_openers(&sentences[s]);
-            // Room for the "…" of a sentence that goes on past the span.
-            let span = best_span(&sentence, SUMMARY_CHARS - 1, &|t| {
-                contribution_score(t, 1, 3) + 0.5 * result_score(t, 1, 3)
-            });
-            ellipsis_unless_whole(&sentence, span)
-        })
-        .unwrap_or_default();
+    let one_liner = |s: usize| {
+        let sentence = strip_openers(&sentences[s]);
+        // Room for the "…" of a sentence that goes on past the span.
+        let span = best_span(&sentence, SUMMARY_CHARS - 1, &|t| {
+            contribution_score(t, 1, 3) + 0.5 * result_score(t, 1, 3)
+        });
+        ellipsis_unless_whole(&sentence, span)
+    };
+    // The best sentence but the headline's, unless what is left of it once its openers
+    // and clauses are cut is a stub ("Experimental results verify the effectiveness of
+    // MHSNet" is "The effectiveness of MHSNet"): then the next that says more.
+    let mut others: Vec<usize> = (0..n).filter(|&i| i != h).collect();
+    let summary_key = |i: usize| scored[i].1 + 0.5 * scored[i].0;
+    others.sort_by(|&a, &b| summary_key(b).total_cmp(&summary_key(a)).then(a.cmp(&b)));
+    let lines = others.iter().map(|&s| one_liner(s));
+    let mut summary = String::new();
+    for line in lines {
+        if !is_stub(&line) {
+            summary = line;
+            break;
+        }
+        if summary.is_empty() {
+            summary = line;
+        }
+    }
     Summary {
         headline,
         summary,
@@ -130,6 +144,15 @@ fn ellipsis_unless_whole(sentence: &str, mut span: String) -> String {
     }
     span
 }
+
+/// Whether a one-liner says too little to stand for its paper: a few words ("How to
+/// implement", left of "…, all of which this paper demonstrates how to implement").
+fn is_stub(line: &str) -> bool {
+    line.split_whitespace().count() < MIN_WORDS
+}
+
+/// Fewest words a one-liner has when its abstract has a sentence that gives more.
+const MIN_WORDS: usize = 6;
 
 /// Whether a line is more than a stub: whole, or cut to at least half of `max`.
 fn says_enough(line: &str, max: usize) -> bool {

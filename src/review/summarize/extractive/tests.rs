@@ -92,6 +92,33 @@ fn the_result_sentence_becomes_the_headline_in_the_abstracts_words() {
 }
 
 #[test]
+fn a_one_liner_is_not_the_stub_left_of_a_sentence_once_its_frame_is_cut() {
+    // 1605.01097 and MHSNet (2508.13676), whose cards said "How to implement" and "The
+    // effectiveness of MHSNet": all that was left of their contribution sentences.
+    for (abstract_text, was, now) in [
+        (
+            "This paper presents the core principles of reliability in software engineering - outlining why reliability testing is critical and specifying the process of measuring reliability. The paper provides insight for both novice and experts in the software engineering field for assessing failure intensity as well as predicting failure of software systems. Measurements are conducted by utilizing information from an operational profile to further enhance a test plan and test cases, all of which this paper demonstrates how to implement.",
+            "How to implement",
+            "The paper provides insight for both novice and experts",
+        ),
+        (
+            "Such duplication detection is challenging due to the semantic complexity of resume texts. To this end, we propose MHSNet, an multi-level identity verification framework that fine-tunes BGE-M3 using contrastive learning. Moreover, the state-aware Mixture-of-Experts (MoE) is employed in MHSNet to handle diverse incomplete resumes. Experimental results verify the effectiveness of MHSNet",
+            "The effectiveness of MHSNet",
+            "The state-aware Mixture-of-Experts (MoE) is employed in MHSNet",
+        ),
+    ] {
+        let s = summarize(abstract_text);
+        assert_ne!(s.summary, was);
+        assert!(s.summary.starts_with(now), "{}", s.summary);
+    }
+    // With no other sentence to say it, the stub is still better than nothing.
+    let s = summarize(
+        "We propose Foo, a cache that cuts latency by 42%. Experimental results verify the effectiveness of Foo.",
+    );
+    assert_eq!(s.summary, "The effectiveness of Foo");
+}
+
+#[test]
 fn a_headline_names_what_it_speaks_of_rather_than_pointing_back() {
     // The strongest result says "it": on a card, with nothing before it, the reader cannot
     // tell what achieves 48x. The result that names Foo speaks first; the other follows.
