@@ -43,6 +43,10 @@ fn a_span_does_not_end_between_the_words_of_a_pair() {
             "the asymmetry between $\\varepsilon_1$",
             " and $\\varepsilon_2$",
         ),
+        (
+            "a pipeline for long-read single-cell",
+            " and single-nuclei RNA",
+        ),
     ] {
         assert!(splits_a_pair(before, after), "{before}|{after}");
     }
@@ -51,6 +55,8 @@ fn a_span_does_not_end_between_the_words_of_a_pair() {
         ("it accelerates the testing process", " and improves it"),
         ("a maneuver recall of 55.4%", " and a precision"),
         ("a combination of energy", ", timing and cuts"),
+        ("the privacy-utility trade-off", " and show it holds"),
+        ("Foo cuts latency by 2-fold", " and cost by 3-fold"),
     ] {
         assert!(!splits_a_pair(before, after), "{before}|{after}");
     }
@@ -116,6 +122,30 @@ fn a_one_liner_is_not_the_stub_left_of_a_sentence_once_its_frame_is_cut() {
         "We propose Foo, a cache that cuts latency by 42%. Experimental results verify the effectiveness of Foo.",
     );
     assert_eq!(s.summary, "The effectiveness of Foo");
+}
+
+#[test]
+fn a_headline_does_not_end_on_a_noun_its_next_words_name_or_qualify() {
+    // 2304.14166: "…for the cases" said nothing of which cases; with the clause it is cut
+    // at a word, not after the mark of the list's first item.
+    let s = summarize(
+        "We study the Chernoff-Stein exponent of the following binary hypothesis testing problem: Associated with each hypothesis is a set of channels. A transmitter, without knowledge of the hypothesis, chooses the vector of inputs to the channel. We study the Chernoff-Stein exponent for the cases where the transmitter (i) is deterministic, (ii) may privately randomize, and (iii) shares randomness with the detector that is unavailable to the adversary.",
+    );
+    assert_ne!(
+        s.headline,
+        "We study the Chernoff-Stein exponent for the cases"
+    );
+    assert!(!s.headline.contains("(i)"), "{}", s.headline);
+    // nf-core/scnanoseq: "…a pipeline for long-read single-cell" ended on an adjective.
+    let s = summarize(
+        "Though these methods now exist, the limited availability of modular and portable workflows remains a challenge. Here we present, nf-core/scnanoseq, a secondary analysis pipeline for long-read single-cell and single-nuclei RNA that delivers gene and transcript-level quantification.",
+    );
+    assert!(!s.headline.ends_with("single-cell"), "{}", s.headline);
+    assert!(
+        s.headline.starts_with("We present, nf-core/scnanoseq"),
+        "{}",
+        s.headline
+    );
 }
 
 #[test]

@@ -15,7 +15,21 @@ pub(crate) fn may_end_at(before: &str, after: &str) -> bool {
             && !verb_follows(after)
             && !predicate_follows(after)
             && !bare_participle(before, after)
-            && !question_follows(before, after))
+            && !question_follows(before, after)
+            && !defining_clause_follows(before, after))
+}
+
+/// Whether the cut parts "the" and its noun from the clause that says which ("for the
+/// cases | where the transmitter is deterministic"): without it the line ends on a noun
+/// it never names. After a comma, or any other noun, the clause only adds.
+fn defining_clause_follows(before: &str, after: &str) -> bool {
+    const DEFINING: &[&str] = &[" where ", " in which ", " for which ", " whose "];
+    if !DEFINING.iter().any(|w| after.starts_with(w)) {
+        return false;
+    }
+    let mut words = before.rsplit(' ');
+    words.next();
+    words.next().is_some_and(|w| w.eq_ignore_ascii_case("the"))
 }
 
 /// Whether the cut parts "that" from the clause it opens: what "we demonstrate that | for
@@ -141,6 +155,21 @@ pub(crate) fn splits_a_pair(before: &str, after: &str) -> bool {
     let (Some(pair), Some(opener)) = (words.next(), words.next()) else {
         return false;
     };
+    // Two compound words, as in "long-read single-cell | and single-nuclei RNA": the
+    // adjectives of one noun still to come.
+    let hyphenated = |w: &str| {
+        w.contains('-')
+            && !w.ends_with('-')
+            && !w.starts_with(|c: char| c.is_ascii_digit() || c == '-')
+    };
+    if hyphenated(pair)
+        && after[" and ".len()..]
+            .split(' ')
+            .next()
+            .is_some_and(hyphenated)
+    {
+        return true;
+    }
     let opener = opener.to_ascii_lowercase();
     // "by up to 2.74x | and", "a recall of 55.4% | and": a result, whole.
     let figure = pair.starts_with(|c: char| c.is_ascii_digit())

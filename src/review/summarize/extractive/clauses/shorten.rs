@@ -95,6 +95,20 @@ pub fn shorten(text: &str, max: usize) -> String {
 /// a dash set apart by spaces (`-`, TeX's `--`, `–`, `—`).
 pub(super) const SEPARATORS: [char; 7] = [',', ';', ':', ' ', '-', '–', '—'];
 
+/// The mark of a list's item, "(i)", "2)": the item it opens is cut off ("…where the
+/// transmitter (i)…").
+fn is_item_mark(word: &str) -> bool {
+    let Some(mark) = word.strip_suffix(')') else {
+        return false;
+    };
+    let mark = mark.strip_prefix('(').unwrap_or(mark);
+    matches!(mark, "i" | "ii" | "iii" | "iv" | "v" | "vi")
+        || (mark.len() == 1
+            && mark
+                .chars()
+                .all(|c| c.is_ascii_digit() || ('a'..='h').contains(&c)))
+}
+
 pub(crate) fn tidy_end(s: &str) -> String {
     let mut words: Vec<&str> = s
         .trim_end_matches(|c| SEPARATORS.contains(&c) || c == '(')
@@ -103,7 +117,7 @@ pub(crate) fn tidy_end(s: &str) -> String {
     while words.len() > 1
         && words
             .last()
-            .is_some_and(|w| DANGLING.contains(&w.to_ascii_lowercase().as_str()))
+            .is_some_and(|w| DANGLING.contains(&w.to_ascii_lowercase().as_str()) || is_item_mark(w))
     {
         words.pop();
     }
