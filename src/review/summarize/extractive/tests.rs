@@ -149,6 +149,32 @@ fn a_headline_does_not_end_on_a_noun_its_next_words_name_or_qualify() {
 }
 
 #[test]
+fn a_headline_keeps_what_an_adjective_is_said_of_and_drops_a_frame_that_generalizes() {
+    // 2505.05162 ended "…input parameters that are sufficient", 1401.3665 "More generally,
+    // we show that the natural divisibility conditions are sufficient": sufficient for
+    // what, each abstract says after it.
+    for (before, after) in [
+        (
+            "Our lower bounds characterize minimal input parameters that are sufficient",
+            " for hardness to arise",
+        ),
+        ("a model capable", " of reasoning"),
+    ] {
+        assert!(!may_end_at(before, after), "{before}|{after}");
+    }
+    assert!(may_end_at(
+        "the conditions are sufficient",
+        ", and thus shed light"
+    ));
+    assert_eq!(
+        strip_openers(
+            "More generally, we show that the natural divisibility conditions are sufficient."
+        ),
+        "The natural divisibility conditions are sufficient"
+    );
+}
+
+#[test]
 fn a_headline_names_what_it_speaks_of_rather_than_pointing_back() {
     // The strongest result says "it": on a card, with nothing before it, the reader cannot
     // tell what achieves 48x. The result that names Foo speaks first; the other follows.

@@ -16,7 +16,52 @@ pub(crate) fn may_end_at(before: &str, after: &str) -> bool {
             && !predicate_follows(after)
             && !bare_participle(before, after)
             && !question_follows(before, after)
-            && !defining_clause_follows(before, after))
+            && !defining_clause_follows(before, after)
+            && !complement_follows(before, after))
+}
+
+/// Whether the cut parts an adjective from what it is said of ("parameters that are
+/// sufficient | for hardness to arise", "a model capable | of …"): alone it claims more
+/// than the abstract does.
+fn complement_follows(before: &str, after: &str) -> bool {
+    const ADJECTIVES: &[&str] = &[
+        "sufficient",
+        "insufficient",
+        "necessary",
+        "able",
+        "unable",
+        "capable",
+        "incapable",
+        "responsible",
+        "suitable",
+        "unsuitable",
+        "applicable",
+        "equivalent",
+        "similar",
+        "comparable",
+        "specific",
+        "essential",
+        "amenable",
+        "prone",
+        "susceptible",
+        "proportional",
+        "dependent",
+        "independent",
+        "sensitive",
+        "insensitive",
+        "conducive",
+        "relevant",
+    ];
+    if ![" for ", " to ", " of ", " on ", " with ", " in "]
+        .iter()
+        .any(|p| after.starts_with(p))
+    {
+        return false;
+    }
+    before
+        .rsplit(' ')
+        .next()
+        .is_some_and(|w| ADJECTIVES.contains(&w.to_ascii_lowercase().as_str()))
 }
 
 /// Whether the cut parts "the" and its noun from the clause that says which ("for the
