@@ -70,8 +70,7 @@ pub fn summarize(abstract_text: &str) -> Summary {
         h = next;
     }
     let headline = headlines[h].0.clone();
-    let one_liner = |s: usize| {
-        let sentence = strip_openers(&sentences[s]);
+    let one_liner = |sentence: String| {
         // Room for the "…" of a sentence that goes on past the span.
         let span = best_span(&sentence, SUMMARY_CHARS - 1, &|t| {
             contribution_score(t, 1, 3) + 0.5 * result_score(t, 1, 3)
@@ -80,11 +79,18 @@ pub fn summarize(abstract_text: &str) -> Summary {
     };
     // The best sentence but the headline's, unless what is left of it once its openers
     // and clauses are cut is a stub ("Experimental results verify the effectiveness of
-    // MHSNet" is "The effectiveness of MHSNet"): then the next that says more.
+    // MHSNet" is "The effectiveness of MHSNet"): then the sentence with its openers, and
+    // if that is one too, the next sentence that says more.
     let mut others: Vec<usize> = (0..n).filter(|&i| i != h).collect();
     let summary_key = |i: usize| scored[i].1 + 0.5 * scored[i].0;
     others.sort_by(|&a, &b| summary_key(b).total_cmp(&summary_key(a)).then(a.cmp(&b)));
-    let lines = others.iter().map(|&s| one_liner(s));
+    let lines = others.iter().flat_map(|&s| {
+        let first = one_liner(strip_openers(&sentences[s]));
+        // Only whole: cut, the frame may crowd out what it framed.
+        let whole = capitalize(sentences[s].trim().trim_end_matches(['.', ' ']));
+        let whole = (is_stub(&first) && whole.chars().count() < SUMMARY_CHARS).then_some(whole);
+        std::iter::once(first).chain(whole)
+    });
     let mut summary = String::new();
     for line in lines {
         if !is_stub(&line) {

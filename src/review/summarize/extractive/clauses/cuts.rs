@@ -21,7 +21,7 @@ pub(crate) fn may_end_at(before: &str, after: &str) -> bool {
 }
 
 /// Whether the cut parts an adjective from what it is said of ("parameters that are
-/// sufficient | for hardness to arise", "a model capable | of …"): alone it claims more
+/// sufficient | for hardness to arise", "a method suitable | for large graphs"): alone it claims more
 /// than the abstract does.
 fn complement_follows(before: &str, after: &str) -> bool {
     const ADJECTIVES: &[&str] = &[
@@ -52,7 +52,8 @@ fn complement_follows(before: &str, after: &str) -> bool {
         "conducive",
         "relevant",
     ];
-    if ![" for ", " to ", " of ", " on ", " with ", " in "]
+    // Of the boundaries a span may end at, those that open a complement.
+    if ![" for ", " on ", " with "]
         .iter()
         .any(|p| after.starts_with(p))
     {
@@ -68,7 +69,9 @@ fn complement_follows(before: &str, after: &str) -> bool {
 /// cases | where the transmitter is deterministic"): without it the line ends on a noun
 /// it never names. After a comma, or any other noun, the clause only adds.
 fn defining_clause_follows(before: &str, after: &str) -> bool {
-    const DEFINING: &[&str] = &[" where ", " in which ", " for which ", " whose "];
+    // The boundaries a span may end at (`CLAUSE_BOUNDARIES`, `PHRASE_BOUNDARIES`) that
+    // open one.
+    const DEFINING: &[&str] = &[" where ", " for which "];
     if !DEFINING.iter().any(|w| after.starts_with(w)) {
         return false;
     }

@@ -88,26 +88,40 @@ pub fn shorten(text: &str, max: usize) -> String {
     let at = head.rfind(' ').unwrap_or(head.len());
     // Half a formula is not one: cut before it.
     let at = formula_around(&formulas, at).map_or(at, |f| f.start);
-    format!("{}…", tidy_end(&head[..at]))
+    // Its tidy end is a prefix of the text: what follows it is the rest.
+    let end = tidy_end(&head[..at]);
+    format!("{}…", tidy_end(without_item_mark(&end, text)))
+}
+
+/// The text cut at a word without the mark of a list's item it ends on ("…the transmitter
+/// (i)" of "…the transmitter (i) is deterministic, (ii) may…"), whose item is cut off. Only
+/// where the text goes on to a next item: "(1)" alone refers to an equation.
+fn without_item_mark<'a>(cut: &'a str, text: &str) -> &'a str {
+    let Some((before, last)) = cut.trim_end().rsplit_once(' ') else {
+        return cut;
+    };
+    let mark = last.strip_suffix(')').unwrap_or("");
+    let mark = mark.strip_prefix('(').unwrap_or(mark);
+    let next = match mark {
+        "i" => "ii",
+        "ii" => "iii",
+        "iii" => "iv",
+        "a" => "b",
+        "b" => "c",
+        "1" => "2",
+        "2" => "3",
+        _ => return cut,
+    };
+    if text[cut.len()..].contains(&format!("{next})")) {
+        before
+    } else {
+        cut
+    }
 }
 
 /// What may stand between two clauses, and so neither begins nor ends one: punctuation and
 /// a dash set apart by spaces (`-`, TeX's `--`, `–`, `—`).
 pub(super) const SEPARATORS: [char; 7] = [',', ';', ':', ' ', '-', '–', '—'];
-
-/// The mark of a list's item, "(i)", "2)": the item it opens is cut off ("…where the
-/// transmitter (i)…").
-fn is_item_mark(word: &str) -> bool {
-    let Some(mark) = word.strip_suffix(')') else {
-        return false;
-    };
-    let mark = mark.strip_prefix('(').unwrap_or(mark);
-    matches!(mark, "i" | "ii" | "iii" | "iv" | "v" | "vi")
-        || (mark.len() == 1
-            && mark
-                .chars()
-                .all(|c| c.is_ascii_digit() || ('a'..='h').contains(&c)))
-}
 
 pub(crate) fn tidy_end(s: &str) -> String {
     let mut words: Vec<&str> = s
@@ -117,7 +131,7 @@ pub(crate) fn tidy_end(s: &str) -> String {
     while words.len() > 1
         && words
             .last()
-            .is_some_and(|w| DANGLING.contains(&w.to_ascii_lowercase().as_str()) || is_item_mark(w))
+            .is_some_and(|w| DANGLING.contains(&w.to_ascii_lowercase().as_str()))
     {
         words.pop();
     }
