@@ -87,8 +87,9 @@ pub fn summarize(abstract_text: &str) -> Summary {
     let lines = others.iter().flat_map(|&s| {
         let first = one_liner(strip_openers(&sentences[s]));
         // Only whole: cut, the frame may crowd out what it framed.
-        let whole = capitalize(sentences[s].trim().trim_end_matches(['.', ' ']));
-        let whole = (is_stub(&first) && whole.chars().count() < SUMMARY_CHARS).then_some(whole);
+        let whole = is_stub(&first)
+            .then(|| capitalize(sentences[s].trim().trim_end_matches(['.', ' '])))
+            .filter(|whole| whole.chars().count() < SUMMARY_CHARS);
         std::iter::once(first).chain(whole)
     });
     let mut summary = String::new();

@@ -112,7 +112,8 @@ fn without_item_mark<'a>(cut: &'a str, text: &str) -> &'a str {
         "2" => "3",
         _ => return cut,
     };
-    if text[cut.len()..].contains(&format!("{next})")) {
+    let rest = text.get(cut.len()..).unwrap_or("");
+    if rest.contains(&format!("{next})")) {
         before
     } else {
         cut
