@@ -364,7 +364,10 @@ static OPENERS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r"(?i)^to [a-z]+ (?:this|these|such)(?: [\w-]+){0,3}?(?:\s*,\s+|\s+(?P<keep>we\b))",
         r"(?i)^(?:in|within|through) (?:this|the present|our) (?:paper|work|study|article|letter|thesis|note|report)\s*,?\s*",
         r"(?i)^(?:here|herein|to this end|to address (?:this|these) (?:issues?|challenges?|problems?|gaps?|limitations?)|to (?:fill|bridge) this gap|in response|in addition|additionally|moreover|furthermore|finally|overall|specifically|in particular|as a result|consequently|notably|importantly|crucially|thus|therefore|hence|in summary|in short|taken together|together|lastly|first|second|third|next)\s*,?\s+",
-        r"(?i)^(?:(?:our|the|these|such|experimental|empirical|extensive|comprehensive|numerical|simulation) )*(?:results|experiments|evaluations?|analyses|analysis|findings|simulations|benchmarks|measurements|studies|tests)(?: [^.;]{1,140}?)?,? (?:show|shows|showed|demonstrate|demonstrates|demonstrated|indicate|indicates|reveal|reveals|suggest|suggests|confirm|confirms|highlight|highlights|verify|verifies|establish|establishes)(?: that)?,?\s+",
+        // A frame of results: its noun, what qualifies it ("Experiments on three benchmarks
+        // show that"), its verb. The fewest words first, so that it ends at its own verb,
+        // not a later one ("Our evaluation reveals …: while agents demonstrate").
+        r"(?i)^(?:(?:our|the|these|such|experimental|empirical|extensive|comprehensive|numerical|simulation) )*(?:results|experiments|evaluations?|analyses|analysis|findings|simulations|benchmarks|measurements|studies|tests)(?: [^.;]{1,140}?)??,? (?:show|shows|showed|demonstrate|demonstrates|demonstrated|indicate|indicates|reveal|reveals|suggest|suggests|confirm|confirms|highlight|highlights|verify|verifies|establish|establishes)(?: that)?,?\s+",
         r"(?i)^we (?:also |further |then |additionally |empirically |experimentally |theoretically |formally |first |finally )?(?:show|demonstrate|find|found|observe|report|prove|argue|establish|confirm|verify|note)(?: that)?[,:]?\s+",
         r"(?i)^(?:this|the) (?:paper|work|study|article) (?:shows|demonstrates|finds|reports|proves|argues) that\s+",
         r"(?i)^it is (?:shown|found|demonstrated) that\s+",

@@ -835,3 +835,31 @@ fn a_headline_that_starts_inside_its_sentence_holds_a_verb() {
         assert!(starts_clause(rest), "{rest}");
     }
 }
+
+#[test]
+fn a_results_frame_ends_at_its_own_verb_not_at_a_later_one() {
+    // The frame is "Our evaluation reveals", not everything up to "agents demonstrate":
+    // that made the object of a "while" clause the subject of its main clause.
+    let sentence = r"Our evaluation reveals two critical performance gaps that resemble the generator-validator gaps observed in LMs: while agents demonstrate near-perfect risk knowledge ($>98\%$ pass rates), they fail to apply this knowledge when identifying risks in actual scenarios (with performance dropping by $>23\%$) and often still execute risky actions ($<26\%$ pass rates).";
+    let stripped = strip_openers(sentence);
+    assert!(
+        stripped.starts_with("Two critical performance gaps that resemble"),
+        "{stripped}"
+    );
+    assert_eq!(
+        best_span(&stripped, HEADLINE_CHARS, &|_| 0.0),
+        "Two critical performance gaps that resemble the generator-validator gaps observed in LMs"
+    );
+    // Nor past "that" to the verb of what is shown: AFM is what establishes the result.
+    let sentence = "Our empirical studies demonstrate that AFM establishes new state-of-the-art performance across diverse benchmarks in both web agent and code agent settings.";
+    assert!(
+        strip_openers(sentence).starts_with("AFM establishes new state-of-the-art performance"),
+        "{}",
+        strip_openers(sentence)
+    );
+    // Words between the frame's noun and its verb are still part of it.
+    assert_eq!(
+        strip_openers("Experiments on three benchmarks show that the method is faster."),
+        "The method is faster"
+    );
+}
