@@ -394,6 +394,14 @@ fn strip_openers(sentence: &str) -> String {
                 Some(kept) => kept.start(),
                 None => found.get(0).map_or(0, |m| m.end()),
             };
+            // "We report on our efforts to …", "We report here on …": what the paper is,
+            // which without its verb is a phrase ("On our efforts to …").
+            let rest = s[end..].to_ascii_lowercase();
+            if s[..end].trim_end().to_ascii_lowercase().ends_with("report")
+                && (rest.starts_with("on ") || rest.starts_with("here "))
+            {
+                continue;
+            }
             if end < s.len() {
                 s = s[end..].to_string();
             }

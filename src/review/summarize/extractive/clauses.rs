@@ -131,7 +131,7 @@ fn main_clause(sentence: &str) -> &str {
     };
     let lower = sentence.to_lowercase();
     let first = lower.split(' ').next().unwrap_or("");
-    let fronted = opens_with(&lower, FRONTING.iter());
+    let fronted = opens_with(&lower, FRONTING.iter().chain(&["in"]));
     // Only after an opening that can go: "This is, we believe, the first …" keeps its
     // subject.
     if (fronted || (first.len() > 4 && (first.ends_with("ing") || first.ends_with("ed"))))
@@ -282,8 +282,10 @@ pub(super) fn fronted_clause_alone(span: &str, after: &str) -> bool {
         return false;
     }
     let first = lower.split(' ').next().unwrap_or("");
-    // "Using …", "Building on …", "During …": any -ing word.
-    opens_with(&lower, FRONTING.iter()) || (first.len() > 4 && first.ends_with("ing"))
+    // "Using …", "Building on …", "During …": any -ing word; "In simulations for the LHC |
+    // , a crystal … traps 90% …", as in a "that" clause above.
+    opens_with(&lower, FRONTING.iter().chain(&["in"]))
+        || (first.len() > 4 && first.ends_with("ing"))
 }
 
 /// A clause without the connecting word it starts with ("and", "while", "by").

@@ -863,3 +863,40 @@ fn a_results_frame_ends_at_its_own_verb_not_at_a_later_one() {
         "The method is faster"
     );
 }
+
+#[test]
+fn a_headline_is_not_a_phrase_left_of_what_a_paper_reports_on_nor_ends_on_an_adverb_or_modal() {
+    // "We report on …" says what the paper is; without "We report", a phrase.
+    let sentence = "To address these challenges, we report on the organization, challenges, and results of the first edition of the Python Testing Competition.";
+    assert!(
+        strip_openers(sentence).starts_with("We report on the organization"),
+        "{}",
+        strip_openers(sentence)
+    );
+    let sentence = "We report here on our efforts to develop effective potentials especially for quasicrystalline alloy systems.";
+    let headline = best_span(&strip_openers(sentence), HEADLINE_CHARS, &|_| 0.0);
+    assert_eq!(
+        headline,
+        "We report here on our efforts to develop effective potentials"
+    );
+    // Nor on a modal or an adverb whose verb or phrase is cut off.
+    assert_eq!(
+        tidy_end(
+            "Increasing the number of available recordings improves predictive accuracy and may even"
+        ),
+        "Increasing the number of available recordings improves predictive accuracy"
+    );
+    assert_eq!(
+        tidy_end(
+            "This work explores environmentally driven performance optimization methods especially"
+        ),
+        "This work explores environmentally driven performance optimization methods"
+    );
+    // A phrase that "In" opens is no headline alone: the sentence from its subject on.
+    let sentence = "In simulations for the 7 TeV Large Hadron Collider, a crystal adapted to the accelerator lattice traps 90% of diffractively scattered protons emerging from the interaction point with a divergence 100 times the critical angle.";
+    let headline = best_span(&strip_openers(sentence), HEADLINE_CHARS, &|_| 0.0);
+    assert!(
+        headline.starts_with("A crystal adapted to the accelerator lattice traps 90%"),
+        "{headline}"
+    );
+}

@@ -55,6 +55,24 @@ const DANGLING: &[&str] = &[
     "but",
     "also",
     "rather",
+    // Adverbs that point at the phrase after them: "effective potentials especially".
+    "especially",
+    "particularly",
+    "mainly",
+    "primarily",
+    "chiefly",
+    "notably",
+    "solely",
+    "even",
+    // A modal without its verb: "…and may".
+    "may",
+    "might",
+    "can",
+    "could",
+    "will",
+    "would",
+    "should",
+    "must",
 ];
 
 /// The text cut to `max` characters: whole, or up to the last clause boundary that keeps
