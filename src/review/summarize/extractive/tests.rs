@@ -892,6 +892,16 @@ fn a_headline_is_not_a_phrase_left_of_what_a_paper_reports_on_nor_ends_on_an_adv
         ),
         "This work explores environmentally driven performance optimization methods"
     );
+    assert_eq!(
+        tidy_end("The number of stars with sensitivity to HJs and VHJs is only 4--16% of those"),
+        "The number of stars with sensitivity to HJs and VHJs is only 4--16%"
+    );
+    assert_eq!(
+        tidy_end(
+            "We developed a new approach that places each cell from a single-cell dataset within"
+        ),
+        "We developed a new approach that places each cell from a single-cell dataset"
+    );
     // A phrase that "In" opens is no headline alone: the sentence from its subject on.
     let sentence = "In simulations for the 7 TeV Large Hadron Collider, a crystal adapted to the accelerator lattice traps 90% of diffractively scattered protons emerging from the interaction point with a divergence 100 times the critical angle.";
     let headline = best_span(&strip_openers(sentence), HEADLINE_CHARS, &|_| 0.0);

@@ -64,6 +64,11 @@ const DANGLING: &[&str] = &[
     "notably",
     "solely",
     "even",
+    "very",
+    "within",
+    // A determiner whose noun is cut off: "…only 4--16% of those…".
+    "these",
+    "those",
     // A modal without its verb: "…and may".
     "may",
     "might",
