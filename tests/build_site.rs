@@ -286,6 +286,18 @@ fn a_digest_shows_its_papers_grouped_by_category() {
     // Neighbouring weeks are linked, at the top and at the bottom.
     assert_eq!(page.matches("rel=\"prev\"").count(), 2);
     assert_eq!(page.matches("rel=\"next\"").count(), 2);
+    // Week links read as the weeks' headings do, not as their ISO names.
+    assert!(
+        page.contains("rel=\"prev\" href=\"/digest/digests/2025-W30/\">← Week 30, 2025</a>"),
+        "previous week"
+    );
+    let paper = read(public.join("papers/2508.13465/index.html"));
+    assert!(
+        paper.contains(
+            "<dt>In the digest</dt><dd><a href=\"/digest/digests/2025-W34/\">Week 34, 2025</a></dd>"
+        ),
+        "a paper's week"
+    );
     // The paper page carries the editor's commentary as HTML.
     let paper = read(public.join("papers/2604.03438/index.html"));
     assert!(

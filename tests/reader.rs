@@ -307,7 +307,7 @@ fn a_replaced_paper_from_the_announcement_feed_is_cited_by_its_id_s_month() {
     // And it leads back to the week that listed the new version, as an announced paper's
     // page leads to its week.
     assert!(
-        html.contains("<dt>New version in</dt><dd><a href=\"/digest/digests/2024-W48/#updated\">2024-W48</a></dd>"),
+        html.contains("<dt>New version in</dt><dd><a href=\"/digest/digests/2024-W48/#updated\">Week 48, 2024</a></dd>"),
         "new version's week"
     );
     let week = read(site.path().join("public/digests/2024-W48/index.html"));

@@ -2,9 +2,19 @@
 
 use super::*;
 
-pub fn week_link(d: &DigestEntry, urls: &Urls) -> Link {
-    Link {
+/// A link to a week's digest: `name` is its ISO week ("2025-W34", as the URL and a card's
+/// `data-week` have it), `title` what a reader reads ("Week 34, 2025", as its heading).
+#[derive(Serialize)]
+pub struct WeekLink {
+    pub name: String,
+    pub title: String,
+    pub url: String,
+}
+
+pub fn week_link(d: &DigestEntry, urls: &Urls) -> WeekLink {
+    WeekLink {
         name: d.week.to_string(),
+        title: week_title(d),
         url: urls.path(&digest_rel(d)),
     }
 }
@@ -39,8 +49,8 @@ pub struct DigestView<'a, P = PaperView<'a>> {
     /// own order.
     pub groups: Vec<CategoryGroup<P>>,
     pub updated_papers: Vec<P>,
-    pub prev: Option<Link>,
-    pub next: Option<Link>,
+    pub prev: Option<WeekLink>,
+    pub next: Option<WeekLink>,
 }
 
 /// The category a paper is filed under: its primary one, else its first.

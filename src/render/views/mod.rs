@@ -172,9 +172,9 @@ pub struct PaperView<'a> {
     pub body: &'a str,
     pub extra: &'a Option<serde_json::Value>,
     /// The week that announced it, if a digest lists it.
-    pub week: Option<Link>,
+    pub week: Option<WeekLink>,
     /// The last week that listed a new version of it, if not the week that announced it.
-    pub new_version_week: Option<Link>,
+    pub new_version_week: Option<WeekLink>,
 }
 
 fn figure_url(urls: &Urls, figure: &str) -> String {
