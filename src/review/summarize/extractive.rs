@@ -367,7 +367,7 @@ static OPENERS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         // A frame of results: its noun, what qualifies it ("Experiments on three benchmarks
         // show that"), its verb. The fewest words first, so that it ends at its own verb,
         // not a later one ("Our evaluation reveals …: while agents demonstrate").
-        r"(?i)^(?:(?:our|the|these|such|experimental|empirical|extensive|comprehensive|numerical|simulation) )*(?:results|experiments|evaluations?|analyses|analysis|findings|simulations|benchmarks|measurements|studies|tests)(?: [^.;]{1,140}?)??,? (?:show|shows|showed|demonstrate|demonstrates|demonstrated|indicate|indicates|reveal|reveals|suggest|suggests|confirm|confirms|highlight|highlights|verify|verifies|establish|establishes)(?: that)?,?\s+",
+        r"(?i)^(?:(?:our|the|these|such|experimental|empirical|extensive|comprehensive|numerical|simulation) )*(?:results|experiments|evaluations?|validations?|analyses|analysis|findings|simulations|benchmarks|measurements|studies|tests)(?: [^.;]{1,140}?)??,? (?:show|shows|showed|demonstrate|demonstrates|demonstrated|indicate|indicates|reveal|reveals|suggest|suggests|confirm|confirms|highlight|highlights|verify|verifies|establish|establishes)(?: that)?,?\s+",
         r"(?i)^we (?:also |further |then |additionally |empirically |experimentally |theoretically |formally |first |finally )?(?:show|demonstrate|find|found|observe|report|prove|argue|establish|confirm|verify|note)(?: that)?[,:]?\s+",
         r"(?i)^(?:this|the) (?:paper|work|study|article) (?:shows|demonstrates|finds|reports|proves|argues) that\s+",
         r"(?i)^it is (?:shown|found|demonstrated) that\s+",
