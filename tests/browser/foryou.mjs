@@ -161,6 +161,9 @@ try {
     }));
   }, [...chosen, oldId]);
   check("old saved vectors are taken afresh from the week files, and kept", fresh.length === 4 && fresh.every((f) => f[2]), JSON.stringify(fresh));
+  // The picks sit in the grid that Saved and the digests use, side by side on a wide screen.
+  const spots = await page.locator("#foryou-list > li").evaluateAll((ls) => ls.slice(0, 2).map((l) => { const r = l.getBoundingClientRect(); return [Math.round(r.top), Math.round(r.left)]; }));
+  check("For you, 1280 px: the first two picks side by side", spots.length === 2 && spots[0][0] === spots[1][0] && spots[1][1] > spots[0][1], JSON.stringify(spots));
   await shot("foryou-page");
   // On a phone the picks wrap to the screen, their author lines cut at its edge.
   await page.setViewportSize({ width: 375, height: 800 });
