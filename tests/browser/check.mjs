@@ -161,10 +161,15 @@ try {
   // ("cond-" | "mat.stat-mech", "2010-" | "05-28").
   {
     const { page, context } = await open("authors/adrian-del-maestro/", { viewport: { width: 375, height: 800 } });
+    // One line of text each (a block's one rect can hold two), under its title.
     const broken = await page.locator(".author-list .muted").evaluateAll((ms) =>
-      ms.filter((m) => m.getClientRects().length !== 1).map((m) => m.textContent));
+      ms.filter((m) => m.getClientRects().length !== 1 || m.getBoundingClientRect().height > 1.5 * parseFloat(getComputedStyle(m).lineHeight)).map((m) => m.textContent));
     const lines = await page.locator(".author-list .muted").count();
     check("375 px: an author's lines keep category and date whole", lines === 10 && broken.length === 0, `split: ${broken.join(" | ")}`);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const beside = await page.locator(".author-list li").evaluateAll((ls) =>
+      ls.filter((l) => l.querySelector(".muted").getBoundingClientRect().top < l.querySelector("a").getBoundingClientRect().bottom - 1).map((l) => l.querySelector("a").textContent));
+    check("1280 px: every line's category and date sit under its title", beside.length === 0, `beside: ${beside.join(" | ")}`);
     await context.close();
   }
   // Dates are one word at 375 px: the archive read "2026-03-30 to 2026-" | "04-05", search
