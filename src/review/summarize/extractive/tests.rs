@@ -863,6 +863,24 @@ fn a_results_frame_ends_at_its_own_verb_not_at_a_later_one() {
         "{}",
         strip_openers(sentence)
     );
+    // A frame in the passive: "It is also found that", "It has been observed that".
+    for (sentence, starts) in [
+        (
+            r"It is also found that at $(k_F a)^{-1} \ge 1$, both definitions give similar results.",
+            r"At $(k_F a)^{-1} \ge 1$, both definitions give similar results",
+        ),
+        (
+            "It is observed that the ensemble approach is formally identical to the positive operator valued measure approach.",
+            "The ensemble approach is formally identical",
+        ),
+        (
+            "It has been remarked that only the mass of a sterile neutrino is variable.",
+            "Only the mass of a sterile neutrino is variable",
+        ),
+    ] {
+        let stripped = strip_openers(sentence);
+        assert!(stripped.starts_with(starts), "{sentence}\n -> {stripped}");
+    }
     // Words between the frame's noun and its verb are still part of it.
     assert_eq!(
         strip_openers("Experiments on three benchmarks show that the method is faster."),
@@ -907,6 +925,14 @@ fn a_headline_is_not_a_phrase_left_of_what_a_paper_reports_on_nor_ends_on_an_adv
             "We developed a new approach that places each cell from a single-cell dataset within"
         ),
         "We developed a new approach that places each cell from a single-cell dataset"
+    );
+    assert_eq!(
+        tidy_end("both definitions give similar results, where more"),
+        "both definitions give similar results"
+    );
+    assert_eq!(
+        tidy_end("the transitions are larger at lower energies, much more"),
+        "the transitions are larger at lower energies"
     );
     // A phrase that "In" opens is no headline alone: the sentence from its subject on.
     let sentence = "In simulations for the 7 TeV Large Hadron Collider, a crystal adapted to the accelerator lattice traps 90% of diffractively scattered protons emerging from the interaction point with a divergence 100 times the critical angle.";

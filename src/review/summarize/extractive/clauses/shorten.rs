@@ -66,9 +66,13 @@ const DANGLING: &[&str] = &[
     "even",
     "very",
     "within",
-    // A determiner whose noun is cut off: "…only 4--16% of those…".
+    // A determiner whose noun is cut off: "…only 4--16% of those…", "…, where more".
     "these",
     "those",
+    "more",
+    "less",
+    "fewer",
+    "much",
     // A modal without its verb: "…and may".
     "may",
     "might",
