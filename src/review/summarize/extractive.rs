@@ -370,7 +370,8 @@ static OPENERS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r"(?i)^(?:(?:our|the|these|such|experimental|empirical|extensive|comprehensive|numerical|simulation) )*(?:results|experiments|evaluations?|validations?|analyses|analysis|findings|simulations|benchmarks|measurements|studies|tests)(?: [^.;]{1,140}?)??,? (?:show|shows|showed|demonstrate|demonstrates|demonstrated|indicate|indicates|reveal|reveals|suggest|suggests|confirm|confirms|highlight|highlights|verify|verifies|establish|establishes)(?: that)?,?\s+",
         r"(?i)^we (?:also |further |then |additionally |empirically |experimentally |theoretically |formally |first |finally )?(?:show|demonstrate|find|found|observe|report|prove|argue|establish|confirm|verify|note)(?: that)?[,:]?\s+",
         r"(?i)^(?:this|the) (?:paper|work|study|article) (?:shows|demonstrates|finds|reports|proves|argues) that\s+",
-        r"(?i)^it (?:is|was|has been) (?:also |further |then |here )?(?:shown|found|demonstrated|observed|noted|remarked|proved|proven|argued|established|confirmed|verified) that\s+",
+        // In the present only: "It has been argued that …" is often what the paper disputes.
+        r"(?i)^it is (?:also |further |here )?(?:shown|found|demonstrated|observed|noted|remarked|proved|proven|confirmed|verified) that\s+",
         // An item of a list the sentence was: "(1) Themis is effective …", "i) Delaunay …".
         r"^\(?(?:i{1,3}|iv|v|vi{1,3}|[1-9]|[a-h])\)\s+",
     ]

@@ -131,7 +131,7 @@ fn main_clause(sentence: &str) -> &str {
     };
     let lower = sentence.to_lowercase();
     let first = lower.split(' ').next().unwrap_or("");
-    let fronted = opens_with(&lower, FRONTING.iter().chain(&["in"]));
+    let fronted = opens_with(&lower, FRONTING.iter());
     // Only after an opening that can go: "This is, we believe, the first …" keeps its
     // subject.
     if (fronted || (first.len() > 4 && (first.ends_with("ing") || first.ends_with("ed"))))
@@ -282,10 +282,54 @@ pub(super) fn fronted_clause_alone(span: &str, after: &str) -> bool {
         return false;
     }
     let first = lower.split(' ').next().unwrap_or("");
-    // "Using …", "Building on …", "During …": any -ing word; "In simulations for the LHC |
-    // , a crystal … traps 90% …", as in a "that" clause above.
-    opens_with(&lower, FRONTING.iter().chain(&["in"]))
+    // "Using …", "Building on …", "During …": any -ing word.
+    opens_with(&lower, FRONTING.iter())
         || (first.len() > 4 && first.ends_with("ing"))
+        || in_phrase_alone(&lower, after)
+}
+
+/// Whether lower-cased `span` is a phrase that "In" opens, ended by its comma, with the
+/// sentence's subject after it ("In simulations for the LHC | , a crystal … traps 90%").
+/// Not "In silico screening identified …", whose subject it is, nor a phrase whose comma
+/// opens a clause about it ("…, which we characterize", "…, of which three …").
+fn in_phrase_alone(span: &str, after: &str) -> bool {
+    const LATIN: &[&str] = &["silico", "vivo", "vitro", "situ", "vacuo", "utero", "toto"];
+    const NOT_A_SUBJECT: &[&str] = &[
+        "which",
+        "who",
+        "whose",
+        "where",
+        "when",
+        "and",
+        "or",
+        "but",
+        "while",
+        "whereas",
+        "of",
+        "in",
+        "on",
+        "at",
+        "for",
+        "with",
+        "by",
+        "from",
+        "to",
+        "as",
+        "such",
+        "e.g.",
+        "i.e.",
+        "including",
+        "respectively",
+    ];
+    let mut words = span.split(' ');
+    if words.next() != Some("in") || words.next().is_some_and(|w| LATIN.contains(&w)) {
+        return false;
+    }
+    let Some(rest) = after.strip_prefix(", ") else {
+        return false;
+    };
+    let next = rest.split(' ').next().unwrap_or("").to_lowercase();
+    !NOT_A_SUBJECT.contains(&next.as_str())
 }
 
 /// A clause without the connecting word it starts with ("and", "while", "by").

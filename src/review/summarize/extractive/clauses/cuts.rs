@@ -17,7 +17,18 @@ pub(crate) fn may_end_at(before: &str, after: &str) -> bool {
             && !bare_participle(before, after)
             && !question_follows(before, after)
             && !defining_clause_follows(before, after)
-            && !complement_follows(before, after))
+            && !complement_follows(before, after)
+            && !quantity_follows(before, after))
+}
+
+/// Whether the cut parts "more", "less" or "fewer" from the "than" that says how many
+/// ("similar results, where more | than 90% of the atoms …"): alone, a quantity of nothing.
+fn quantity_follows(before: &str, after: &str) -> bool {
+    after.starts_with(" than ")
+        && before
+            .rsplit(' ')
+            .next()
+            .is_some_and(|w| ["more", "less", "fewer"].contains(&w.to_ascii_lowercase().as_str()))
 }
 
 /// Whether the cut parts an adjective from what it is said of ("parameters that are

@@ -63,16 +63,12 @@ const DANGLING: &[&str] = &[
     "chiefly",
     "notably",
     "solely",
-    "even",
     "very",
+    // A preposition, as "of" and "in" are.
     "within",
-    // A determiner whose noun is cut off: "…only 4--16% of those…", "…, where more".
+    // A determiner whose noun is cut off: "…only 4--16% of those…".
     "these",
     "those",
-    "more",
-    "less",
-    "fewer",
-    "much",
     // A modal without its verb: "…and may".
     "may",
     "might",
@@ -159,7 +155,8 @@ pub(crate) fn tidy_end(s: &str) -> String {
     while words.len() > 1
         && words
             .last()
-            .is_some_and(|w| DANGLING.contains(&w.to_ascii_lowercase().as_str()))
+            // As written: "CAN" (a bus), "May" (a month) and "Will" (a name) end a line.
+            .is_some_and(|w| DANGLING.contains(w))
     {
         words.pop();
     }
