@@ -113,6 +113,27 @@ pub(super) fn best_span(sentence: &str, max: usize, score: &dyn Fn(&str) -> f64)
     }
 }
 
+/// Words after a comma that open a clause or an item about what came before, not the
+/// sentence's subject.
+const NOT_A_SUBJECT: &[&str] = &[
+    "which",
+    "who",
+    "whose",
+    "where",
+    "when",
+    "and",
+    "or",
+    "but",
+    "while",
+    "whereas",
+    "namely",
+    "including",
+    "such",
+    "e.g.",
+    "i.e.",
+    "respectively",
+];
+
 /// The sentence from its subject on, where a clause it can do without comes first: up to
 /// ", we" ("Motivated by the application of …, we design …"), or a phrase that a word of
 /// `FRONTING` opens, to its comma ("Compared to BLAST-based methods …, Exo-Tox
@@ -142,23 +163,6 @@ fn main_clause(sentence: &str) -> &str {
     if !fronted {
         return sentence;
     }
-    const NOT_A_SUBJECT: &[&str] = &[
-        "which",
-        "who",
-        "whose",
-        "where",
-        "when",
-        "and",
-        "or",
-        "but",
-        "while",
-        "whereas",
-        "namely",
-        "including",
-        "such",
-        "e.g.",
-        "i.e.",
-    ];
     commas()
         .find(|&at| {
             let rest = &sentence[at + ", ".len()..];
@@ -294,32 +298,8 @@ pub(super) fn fronted_clause_alone(span: &str, after: &str) -> bool {
 /// opens a clause about it ("…, which we characterize", "…, of which three …").
 fn in_phrase_alone(span: &str, after: &str) -> bool {
     const LATIN: &[&str] = &["silico", "vivo", "vitro", "situ", "vacuo", "utero", "toto"];
-    const NOT_A_SUBJECT: &[&str] = &[
-        "which",
-        "who",
-        "whose",
-        "where",
-        "when",
-        "and",
-        "or",
-        "but",
-        "while",
-        "whereas",
-        "of",
-        "in",
-        "on",
-        "at",
-        "for",
-        "with",
-        "by",
-        "from",
-        "to",
-        "as",
-        "such",
-        "e.g.",
-        "i.e.",
-        "including",
-        "respectively",
+    const PREPOSITIONS: &[&str] = &[
+        "of", "in", "on", "at", "for", "with", "by", "from", "to", "as",
     ];
     let mut words = span.split(' ');
     if words.next() != Some("in") || words.next().is_some_and(|w| LATIN.contains(&w)) {
@@ -329,7 +309,7 @@ fn in_phrase_alone(span: &str, after: &str) -> bool {
         return false;
     };
     let next = rest.split(' ').next().unwrap_or("").to_lowercase();
-    !NOT_A_SUBJECT.contains(&next.as_str())
+    !NOT_A_SUBJECT.contains(&next.as_str()) && !PREPOSITIONS.contains(&next.as_str())
 }
 
 /// A clause without the connecting word it starts with ("and", "while", "by").
