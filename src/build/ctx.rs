@@ -77,16 +77,13 @@ pub(super) struct Fingerprints {
 
 impl Fingerprints {
     pub(super) fn new(site_inputs: Fingerprint, site: &Site) -> Fingerprints {
+        // A week as a paper links it: its ISO name and the title its link shows.
+        let weeks: Vec<Fingerprint> = site.digests.iter().map(week_link_key).collect();
         let paper_view = (0..site.papers.len())
             .into_par_iter()
             .map(|i| {
-                // A week as its year and number, none as 0: no string made per paper.
-                let week = |d: Option<usize>| {
-                    d.map_or(0, |d| {
-                        let w = site.digests[d].week;
-                        (u128::from(w.year as u32) << 8 | u128::from(w.week)) + 1
-                    })
-                };
+                // None as 0.
+                let week = |d: Option<usize>| d.map_or(0, |d| weeks[d]);
                 Hasher::new()
                     .num(site.papers[i].content_hash)
                     .num(week(site.week_of[i]))
@@ -135,6 +132,14 @@ impl Fingerprints {
             h.num(self.paper_view[i]);
         }
     }
+}
+
+/// What a link to a week shows: its ISO name (in the URL) and its title.
+pub(super) fn week_link_key(d: &crate::site::DigestEntry) -> Fingerprint {
+    Hasher::new()
+        .str(&d.week.to_string())
+        .str(&views::week_title(d))
+        .finish()
 }
 
 /// What related papers and the search index are computed from: each paper's id, title,

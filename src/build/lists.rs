@@ -134,12 +134,12 @@ pub(super) fn render_digest(
     h.num(d.content_hash).str(&d.week.to_string());
     ctx.fingerprints.papers(&mut h, &d.papers);
     ctx.fingerprints.papers(&mut h, &d.updated);
-    // The links to the neighbouring weeks.
+    // The links to the neighbouring weeks, none as 0.
     for n in [di.checked_sub(1), Some(di + 1)] {
-        let week = n
-            .and_then(|n| site.digests.get(n))
-            .map(|w| w.week.to_string());
-        h.str(&week.unwrap_or_default());
+        h.num(
+            n.and_then(|n| site.digests.get(n))
+                .map_or(0, super::ctx::week_link_key),
+        );
     }
     let mut context = ctx.context();
     ctx.page(
