@@ -73,17 +73,19 @@ impl Drop for PageVars<'_> {
 pub(super) struct Fingerprints {
     pub(super) site: Fingerprint,
     pub(super) paper_view: Vec<Fingerprint>,
+    /// Per digest, what a link to it shows (`week_link_key`): for papers' views and the
+    /// digests' links to their neighbours.
+    pub(super) week_link: Vec<Fingerprint>,
 }
 
 impl Fingerprints {
     pub(super) fn new(site_inputs: Fingerprint, site: &Site) -> Fingerprints {
-        // A week as a paper links it: its ISO name and the title its link shows.
-        let weeks: Vec<Fingerprint> = site.digests.iter().map(week_link_key).collect();
+        let week_link: Vec<Fingerprint> = site.digests.iter().map(week_link_key).collect();
         let paper_view = (0..site.papers.len())
             .into_par_iter()
             .map(|i| {
                 // None as 0.
-                let week = |d: Option<usize>| d.map_or(0, |d| weeks[d]);
+                let week = |d: Option<usize>| d.map_or(0, |d| week_link[d]);
                 Hasher::new()
                     .num(site.papers[i].content_hash)
                     .num(week(site.week_of[i]))
@@ -94,6 +96,7 @@ impl Fingerprints {
         Fingerprints {
             site: site_inputs,
             paper_view,
+            week_link,
         }
     }
 
@@ -135,7 +138,7 @@ impl Fingerprints {
 }
 
 /// What a link to a week shows: its ISO name (in the URL) and its title.
-pub(super) fn week_link_key(d: &crate::site::DigestEntry) -> Fingerprint {
+fn week_link_key(d: &crate::site::DigestEntry) -> Fingerprint {
     Hasher::new()
         .str(&d.week.to_string())
         .str(&views::week_title(d))

@@ -137,8 +137,8 @@ pub(super) fn render_digest(
     // The links to the neighbouring weeks, none as 0.
     for n in [di.checked_sub(1), Some(di + 1)] {
         h.num(
-            n.and_then(|n| site.digests.get(n))
-                .map_or(0, super::ctx::week_link_key),
+            n.and_then(|n| ctx.fingerprints.week_link.get(n))
+                .map_or(0, |&k| k),
         );
     }
     let mut context = ctx.context();
