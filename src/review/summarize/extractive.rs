@@ -397,9 +397,16 @@ fn strip_openers(sentence: &str) -> String {
             };
             // "We report on our efforts to …", "We report here on …": what the paper is,
             // which without its verb is a phrase ("On our efforts to …").
-            let rest = s[end..].to_ascii_lowercase();
-            if s[..end].trim_end().to_ascii_lowercase().ends_with("report")
-                && (rest.starts_with("on ") || rest.starts_with("here "))
+            let frame = s[..end].trim_end();
+            let opens = |w: &str| {
+                s[end..]
+                    .get(..w.len())
+                    .is_some_and(|r| r.eq_ignore_ascii_case(w))
+            };
+            if frame
+                .get(frame.len().saturating_sub("report".len())..)
+                .is_some_and(|w| w.eq_ignore_ascii_case("report"))
+                && (opens("on ") || opens("here "))
             {
                 continue;
             }

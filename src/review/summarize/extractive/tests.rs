@@ -863,7 +863,7 @@ fn a_results_frame_ends_at_its_own_verb_not_at_a_later_one() {
         "{}",
         strip_openers(sentence)
     );
-    // A frame in the passive: "It is also found that", "It has been observed that".
+    // A frame in the passive, in the present: "It is also found that", "It is observed that".
     for (sentence, starts) in [
         (
             r"It is also found that at $(k_F a)^{-1} \ge 1$, both definitions give similar results.",
