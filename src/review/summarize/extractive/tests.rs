@@ -931,6 +931,14 @@ fn a_headline_is_not_a_phrase_left_of_what_a_paper_reports_on_nor_ends_on_an_adv
         ),
         "We developed a new approach that places each cell from a single-cell dataset"
     );
+    // Nor on a sign that joins the words either side of it.
+    let sentence = "We also investigate the related problem of constructing a finite basis of concept inclusions / TGDs for a given set of finite structures.";
+    let headline = best_span(&strip_openers(sentence), HEADLINE_CHARS, &|_| 0.0);
+    assert!(headline.ends_with("concept inclusions…"), "{headline}");
+    assert_eq!(
+        tidy_end("research & development for R &"),
+        "research & development for R"
+    );
     // Only as written: "CAN" is a bus, "May" a month.
     assert_eq!(
         tidy_end("We present an intrusion detection system for CAN"),

@@ -147,6 +147,12 @@ fn without_item_mark<'a>(cut: &'a str, text: &str) -> &'a str {
 /// a dash set apart by spaces (`-`, TeX's `--`, `–`, `—`).
 pub(super) const SEPARATORS: [char; 7] = [',', ';', ':', ' ', '-', '–', '—'];
 
+/// A word that is only a sign joining the words either side of it ("concept inclusions /
+/// TGDs", "R & D", "a + b"): ending on it, a line reads as cut mid-phrase ("…inclusions /…").
+fn joins_words(word: &str) -> bool {
+    !word.is_empty() && word.chars().all(|c| "/&+=<>|~*·×→←↔≈".contains(c))
+}
+
 pub(crate) fn tidy_end(s: &str) -> String {
     let mut words: Vec<&str> = s
         .trim_end_matches(|c| SEPARATORS.contains(&c) || c == '(')
@@ -156,7 +162,7 @@ pub(crate) fn tidy_end(s: &str) -> String {
         && words
             .last()
             // As written: "CAN" (a bus), "May" (a month) and "Will" (a name) end a line.
-            .is_some_and(|w| DANGLING.contains(w))
+            .is_some_and(|w| DANGLING.contains(w) || joins_words(w))
     {
         words.pop();
     }
