@@ -7,7 +7,7 @@ mod shorten;
 mod verbs;
 
 pub(super) use aside::without_subject_aside;
-pub(super) use cuts::{may_end_at, starts_clause};
+pub(super) use cuts::{inside_a_list, may_end_at, starts_clause};
 use shorten::SEPARATORS;
 pub use shorten::shorten;
 pub(super) use shorten::tidy_end;
@@ -80,6 +80,7 @@ pub(super) fn best_span(sentence: &str, max: usize, score: &dyn Fn(&str) -> f64)
         let before = &sentence[..start];
         if !starts_clause(&sentence[start..])
             || before.matches('(').count() > before.matches(')').count()
+            || inside_a_list(before, &sentence[start..])
         {
             continue;
         }

@@ -980,3 +980,39 @@ fn a_headline_is_not_a_phrase_left_of_what_a_paper_reports_on_nor_ends_on_an_adv
         assert!(!headline.ends_with('…'), "{sentence}\n -> {headline}");
     }
 }
+
+#[test]
+fn a_span_neither_ends_nor_starts_inside_a_list() {
+    // Not before a later item of a list: it would read as if the list were whole.
+    for (sentence, not_end) in [
+        (
+            "Effective drug combinations are vital to address disease heterogeneity, enhance efficacy, reduce resistance, and improve patient outcomes.",
+            "enhance efficacy",
+        ),
+        (
+            "Evaluations on the Spoken Wikipedia dataset, a benchmark with long audios and rich entities demonstrate significant improvements in Word Error Rate (WER), NER, capitalization, and punctuation success.",
+            "NER",
+        ),
+        (
+            "We provide an overview of these software testing methods, namely differential, metamorphic, mutation, and property-based testing, and their use for quantum programs.",
+            "metamorphic",
+        ),
+    ] {
+        let headline = best_span(&strip_openers(sentence), HEADLINE_CHARS, &|_| 0.0);
+        assert!(!headline.ends_with(not_end), "{sentence}\n -> {headline}");
+    }
+    // Nor after an item of one.
+    let sentence = "We study the strong decays of the S-wave, P-wave, D-wave and radially excited charmed baryons using the $^3P_0$ model.";
+    let headline = best_span(sentence, HEADLINE_CHARS, &|_| 0.0);
+    assert!(
+        headline.starts_with("We study the strong decays") && !headline.ends_with("P-wave"),
+        "{headline}"
+    );
+    let sentence = "The intended audience of this document includes providers of GPAI models presenting systemic risk (GPAISR), for whom the EU AI Act lays out specific evaluation requirements; third-party evaluators; policymakers assessing the rigour of evaluations; and academic researchers developing or conducting GPAI evaluations.";
+    let headline = best_span(sentence, HEADLINE_CHARS, &|_| 0.0);
+    assert!(headline.starts_with("The intended audience"), "{headline}");
+    // A subject of two names joined by "and" still opens a span.
+    assert!(starts_clause(
+        ", BERT and GPT-2 achieve the best scores on every task"
+    ));
+}

@@ -171,14 +171,36 @@ fn participle(word: &str, endings: &[&str]) -> bool {
 /// item after a comma, and the text after it goes on with "and" or "or"
 /// ("benchmarking on histopathological, simulated | , and real data", "pocket
 /// prediction, structural alignment | and clustering methods").
-fn inside_a_list(before: &str, after: &str) -> bool {
+/// Or before any later item of such a list ("to address disease heterogeneity, enhance
+/// efficacy | , reduce resistance, and improve patient outcomes", "in machine learning,
+/// statistics, economics | , biology and other fields"): the line would read as if the
+/// list were whole.
+pub(crate) fn inside_a_list(before: &str, after: &str) -> bool {
     let rest = after.trim_start_matches([',', ' ']);
-    if !(rest.starts_with("and ") || rest.starts_with("or ")) {
-        return false;
+    let next_item = after.starts_with(", ") || rest.starts_with("and ") || rest.starts_with("or ");
+    next_item
+        && before
+            .rsplit_once(", ")
+            .is_some_and(|(_, item)| item.split_whitespace().count() <= 2)
+        && list_goes_on(rest, true)
+}
+
+/// Whether `items` are the rest of a list: short items, up to one that "and" or "or" joins
+/// ("SimpleQA, and GPQA", "P-wave, D-wave and radially excited…"). A first item with "and"
+/// as its second word is one only where the text before was an item (`listed`): else it
+/// may be a subject ("BERT and GPT achieve").
+fn list_goes_on(items: &str, listed: bool) -> bool {
+    for (i, item) in items.split(", ").take(8).enumerate() {
+        let words: Vec<&str> = item.split_whitespace().collect();
+        let joins = |w: Option<&&str>| matches!(w, Some(&("and" | "or")));
+        if joins(words.first()) || joins(words.get(1)) {
+            return listed || i > 0;
+        }
+        if words.len() > 3 {
+            return false;
+        }
     }
-    before
-        .rsplit_once(", ")
-        .is_some_and(|(_, item)| item.split_whitespace().count() <= 2)
+    false
 }
 
 /// Whether ending before this " and " would part two words of one phrase: "a combination
@@ -263,15 +285,18 @@ pub(crate) fn starts_clause(rest: &str) -> bool {
             .strip_prefix("and ")
             .or_else(|| next.strip_prefix("or "))
             .unwrap_or(next);
-        return !next.starts_with('(');
+        // Nor an item of a list that semicolons part, the last one ("; and …") or one
+        // before it ("…requirements; | third-party evaluators; policymakers …; and
+        // academic researchers …").
+        let semicolons = rest.starts_with(';');
+        let last_item = rest[1..].trim_start().len() > next.len();
+        let list_goes_on = next.contains("; and ") || next.contains("; or ");
+        return !next.starts_with('(') && !(semicolons && (last_item || list_goes_on));
     }
     let next = rest[1..].trim_start();
-    // Not the last items of a list: "…: HLE, | SimpleQA, and GPQA, we show".
-    let (item, after) = next.split_once(',').unwrap_or((next, ""));
-    let after = after.trim_start();
-    if item.split_whitespace().count() <= 2
-        && (after.starts_with("and ") || after.starts_with("or "))
-    {
+    // Not the last items of a list: "…: HLE, | SimpleQA, and GPQA, we show", "…of the
+    // S-wave, | P-wave, D-wave and radially excited charmed baryons".
+    if list_goes_on(next, false) {
         return false;
     }
     let word = next.split([' ', ',']).next().unwrap_or("");
