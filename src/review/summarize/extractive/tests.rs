@@ -1011,6 +1011,10 @@ fn a_span_neither_ends_nor_starts_inside_a_list() {
     let sentence = "The intended audience of this document includes providers of GPAI models presenting systemic risk (GPAISR), for whom the EU AI Act lays out specific evaluation requirements; third-party evaluators; policymakers assessing the rigour of evaluations; and academic researchers developing or conducting GPAI evaluations.";
     let headline = best_span(sentence, HEADLINE_CHARS, &|_| 0.0);
     assert!(headline.starts_with("The intended audience"), "{headline}");
+    // Nor on a verb whose preposition takes its object.
+    let sentence = "The introduction of a simple scaling form allows for the extrapolation of the chemical potential to the thermodynamic limit, where we observe excellent agreement with known experimental results for helium-4 at saturated vapor pressure.";
+    let headline = best_span(sentence, HEADLINE_CHARS, &|_| 0.0);
+    assert!(!headline.ends_with("allows"), "{headline}");
     // A subject of two names joined by "and" still opens a span.
     assert!(starts_clause(
         ", BERT and GPT-2 achieve the best scores on every task"

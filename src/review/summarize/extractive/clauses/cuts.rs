@@ -10,6 +10,7 @@ pub(crate) fn may_end_at(before: &str, after: &str) -> bool {
     after.is_empty()
         || (before.matches('(').count() <= before.matches(')').count()
             && !object_follows(before)
+            && !prepositional_object_follows(before, after)
             && !splits_a_pair(before, after)
             && !inside_a_list(before, after)
             && !verb_follows(after)
@@ -113,6 +114,35 @@ fn object_follows(before: &str) -> bool {
         .is_some_and(|w| w.eq_ignore_ascii_case("that"))
 }
 
+/// Whether the cut parts a verb from the preposition that takes its object ("a simple
+/// scaling form allows | for the extrapolation of …", "leads | to", "relies | on"): the
+/// line would end on a verb that says nothing alone.
+fn prepositional_object_follows(before: &str, after: &str) -> bool {
+    const VERBS: &[(&str, &str)] = &[
+        ("allow", " for "),
+        ("account", " for "),
+        ("call", " for "),
+        ("lead", " to "),
+        ("contribute", " to "),
+        ("refer", " to "),
+        ("rely", " on "),
+        ("relies", " on "),
+        ("relied", " on "),
+        ("depend", " on "),
+        ("result", " in "),
+        ("consist", " of "),
+    ];
+    let Some(word) = before.rsplit(' ').next() else {
+        return false;
+    };
+    VERBS.iter().any(|&(verb, preposition)| {
+        after.starts_with(preposition)
+            && word
+                .strip_prefix(verb)
+                .is_some_and(|ending| ["", "s", "ed", "ing"].contains(&ending))
+    })
+}
+
 /// Whether the cut parts a verb from the question it asks ("…, and assess | which approach
 /// yields the best performance", "we determine | whether"): "which" after a verb, not
 /// after a noun, opens its object, not a clause of its own.
@@ -178,6 +208,7 @@ fn participle(word: &str, endings: &[&str]) -> bool {
 pub(crate) fn inside_a_list(before: &str, after: &str) -> bool {
     let rest = after.trim_start_matches([',', ' ']);
     let next_item = after.starts_with(", ") || rest.starts_with("and ") || rest.starts_with("or ");
+    // A short item before the cut: a cut after a list's first item reads whole.
     next_item
         && before
             .rsplit_once(", ")
