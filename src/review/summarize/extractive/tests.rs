@@ -963,6 +963,19 @@ fn a_headline_is_not_a_phrase_left_of_what_a_paper_reports_on_nor_ends_on_an_adv
     let sentence = "SFT boosts held-out association Precision at 5 by 16-20% in English and 43-165% in Mandarin, lifts median concreteness by +0.20, and attains human-level valence and arousal.";
     let headline = best_span(sentence, HEADLINE_CHARS, &|_| 0.0);
     assert!(headline.contains("by 16-20%"), "{headline}");
+    assert!(!may_end_at(
+        "X improves accuracy",
+        " by up to 12% on ImageNet"
+    ));
+    assert!(!may_end_at(
+        "There is no gain for languages other",
+        " than English"
+    ));
+    // A means that starts with a figure is no size.
+    assert!(may_end_at(
+        "We enable real-time inference on phones",
+        " by 4-bit quantization of the weights"
+    ));
     // A phrase that "In" opens is no headline alone, and stays with the sentence: "In
     // simulations" says the result is not a measurement.
     let sentence = "In simulations for the 7 TeV Large Hadron Collider, a crystal adapted to the accelerator lattice traps 90% of diffractively scattered protons emerging from the interaction point with a divergence 100 times the critical angle.";

@@ -26,22 +26,58 @@ pub(crate) fn may_end_at(before: &str, after: &str) -> bool {
 /// "less" or a comparative in -er from its "than" ("similar results, where more | than 90%
 /// of the atoms …", "which is 34.62%-45.19% higher | than previous works"), or a change
 /// from its size ("SFT boosts held-out association Precision at 5 | by 16-20% in
-/// English"). Alone, a quantity of nothing, or a result without its number.
+/// English", "by up to 12%"). Alone, a quantity of nothing, or a result without its number.
 fn quantity_follows(before: &str, after: &str) -> bool {
     if let Some(by) = after.strip_prefix(" by ") {
-        return by.starts_with(|c: char| c.is_ascii_digit() || "+-~≈".contains(c));
+        return is_a_size(by);
     }
     after.starts_with(" than ")
         && before.rsplit(' ').next().is_some_and(|w| {
             let w = w.to_ascii_lowercase();
-            // Not "rather" or "other", which say "instead of" and "except": the line
-            // reads whole without them ("…components rather | than simple…").
-            ["more", "less", "fewer", "worse"].contains(&w.as_str())
+            // Not "rather", which says "instead of" and goes with the cut (`tidy_end`):
+            // "…components rather | than simple…" reads "…components".
+            ["more", "less", "fewer", "worse", "other"].contains(&w.as_str())
                 || (w.len() > 4
                     && w.ends_with("er")
-                    && w.chars().all(|c| c.is_ascii_lowercase())
-                    && !["rather", "other"].contains(&w.as_str()))
+                    && w.chars().all(|c| c.is_ascii_alphabetic())
+                    && w != "rather")
         })
+}
+
+/// Whether `text` opens with a size ("16-20%", "up to 2.7x", "+0.20", "an average of 3.1
+/// points"), not a means that starts with a figure ("4-bit quantization", "5G links").
+fn is_a_size(text: &str) -> bool {
+    const HEDGES: &[&str] = &[
+        "up to ",
+        "over ",
+        "about ",
+        "around ",
+        "nearly ",
+        "almost ",
+        "roughly ",
+        "approximately ",
+        "more than ",
+        "at least ",
+        "as much as ",
+        "an average of ",
+        "a factor of ",
+        "a median of ",
+    ];
+    let mut text = text;
+    while let Some(hedge) = HEDGES.iter().find(|h| text.starts_with(*h)) {
+        text = &text[hedge.len()..];
+    }
+    let word = text
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .trim_end_matches([',', '.', ';', ':', ')']);
+    let body = word.strip_suffix(['x', '×']).unwrap_or(word);
+    word.starts_with(|c: char| c.is_ascii_digit() || "+-−~≈".contains(c))
+        && body.chars().any(|c| c.is_ascii_digit())
+        && body
+            .chars()
+            .all(|c| c.is_ascii_digit() || "+-−~≈.,%".contains(c))
 }
 
 /// Whether the cut parts an adjective from what it is said of ("parameters that are
@@ -115,22 +151,17 @@ fn object_follows(before: &str) -> bool {
 }
 
 /// Whether the cut parts a verb from the preposition that takes its object ("a simple
-/// scaling form allows | for the extrapolation of …", "leads | to", "relies | on"): the
-/// line would end on a verb that says nothing alone.
+/// scaling form allows | for the extrapolation of …", "relies | on"): the line would end
+/// on a verb that says nothing alone. (Only prepositions a span may end before.)
 fn prepositional_object_follows(before: &str, after: &str) -> bool {
     const VERBS: &[(&str, &str)] = &[
         ("allow", " for "),
         ("account", " for "),
         ("call", " for "),
-        ("lead", " to "),
-        ("contribute", " to "),
-        ("refer", " to "),
         ("rely", " on "),
         ("relies", " on "),
         ("relied", " on "),
         ("depend", " on "),
-        ("result", " in "),
-        ("consist", " of "),
     ];
     let Some(word) = before.rsplit(' ').next() else {
         return false;
@@ -301,9 +332,10 @@ pub(crate) fn splits_a_pair(before: &str, after: &str) -> bool {
     !figure && (opener.ends_with(',') || OPENERS.contains(&opener.as_str()))
 }
 
-/// Whether a span may start here: at the sentence's start, after a semicolon or colon, or
-/// after a comma where a subject follows ("…, GriNNder achieves"); not inside a phrase
-/// ("by up to 1.37x", "and datasets").
+/// Whether a span may start here: at the sentence's start, after a semicolon or colon
+/// unless they part the items of a list, or after a comma where a subject follows ("…,
+/// GriNNder achieves"); not inside a phrase ("by up to 1.37x", "and datasets") or a
+/// list ("…, SimpleQA, and GPQA").
 pub(crate) fn starts_clause(rest: &str) -> bool {
     if !rest.starts_with([',', ';', ':']) {
         return !rest.starts_with(' ');
