@@ -7,7 +7,7 @@ mod shorten;
 mod verbs;
 
 pub(super) use aside::without_subject_aside;
-pub(super) use cuts::{inside_a_list, may_end_at, starts_clause};
+pub(super) use cuts::{may_end_at, may_start_at, starts_clause};
 use shorten::SEPARATORS;
 pub use shorten::shorten;
 pub(super) use shorten::tidy_end;
@@ -75,13 +75,7 @@ pub(super) fn best_span(sentence: &str, max: usize, score: &dyn Fn(&str) -> f64)
     cuts.retain(|&at| !inside(&formulas, at));
     let mut best: Option<(f64, String)> = None;
     for (a, &start) in cuts.iter().enumerate() {
-        // Nor inside brackets: "DOI: 10.5281/zenodo.14967337) to fill this gap" of
-        // "We have developed EnviroAmpDesigner (v0.1.3, DOI: …) to fill this gap".
-        let before = &sentence[..start];
-        if !starts_clause(&sentence[start..])
-            || before.matches('(').count() > before.matches(')').count()
-            || inside_a_list(before, &sentence[start..])
-        {
+        if !may_start_at(&sentence[..start], &sentence[start..]) {
             continue;
         }
         for &end in &cuts[a + 1..] {

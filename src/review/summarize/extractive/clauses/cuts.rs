@@ -22,6 +22,16 @@ pub(crate) fn may_end_at(before: &str, after: &str) -> bool {
             && !quantity_follows(before, after))
 }
 
+/// Whether a span may start between `before` and `after`: where a clause starts
+/// (`starts_clause`), not inside brackets ("DOI: 10.5281/zenodo.14967337) to fill this
+/// gap" of "We have developed EnviroAmpDesigner (v0.1.3, DOI: …) to fill this gap") and
+/// not at a list's later item ("…the S-wave, P-wave, | D-wave and radially excited…").
+pub(crate) fn may_start_at(before: &str, after: &str) -> bool {
+    starts_clause(after)
+        && before.matches('(').count() <= before.matches(')').count()
+        && !inside_a_list(before, after)
+}
+
 /// Whether the cut parts a comparison from what it is measured against or by: "more",
 /// "less" or a comparative in -er from its "than" ("similar results, where more | than 90%
 /// of the atoms …", "which is 34.62%-45.19% higher | than previous works"), or a change
@@ -34,9 +44,10 @@ fn quantity_follows(before: &str, after: &str) -> bool {
     after.starts_with(" than ")
         && before.rsplit(' ').next().is_some_and(|w| {
             let w = w.to_ascii_lowercase();
-            // Not "rather", which says "instead of" and goes with the cut (`tidy_end`):
+            // A comparative in -er ("higher", "fewer", "other than" too), but not
+            // "rather", which says "instead of" and goes with the cut (`tidy_end`):
             // "…components rather | than simple…" reads "…components".
-            ["more", "less", "fewer", "worse", "other"].contains(&w.as_str())
+            ["more", "less", "worse"].contains(&w.as_str())
                 || (w.len() > 4
                     && w.ends_with("er")
                     && w.chars().all(|c| c.is_ascii_alphabetic())
@@ -236,7 +247,7 @@ fn participle(word: &str, endings: &[&str]) -> bool {
 /// efficacy | , reduce resistance, and improve patient outcomes", "in machine learning,
 /// statistics, economics | , biology and other fields"): the line would read as if the
 /// list were whole.
-pub(crate) fn inside_a_list(before: &str, after: &str) -> bool {
+fn inside_a_list(before: &str, after: &str) -> bool {
     let rest = after.trim_start_matches([',', ' ']);
     let next_item = after.starts_with(", ") || rest.starts_with("and ") || rest.starts_with("or ");
     // A short item before the cut: a cut after a list's first item reads whole.
@@ -343,16 +354,16 @@ pub(crate) fn starts_clause(rest: &str) -> bool {
     if rest.starts_with([';', ':']) {
         // Not an item of a list: "…; (ii) all $δ$ in the Bayesian setting", "…; and (v) an
         // annual forum".
-        let next = rest[1..].trim_start();
-        let next = next
+        let item = rest[1..].trim_start();
+        let next = item
             .strip_prefix("and ")
-            .or_else(|| next.strip_prefix("or "))
-            .unwrap_or(next);
+            .or_else(|| item.strip_prefix("or "))
+            .unwrap_or(item);
         // Nor an item of a list that semicolons part, the last one ("; and …") or one
         // before it ("…requirements; | third-party evaluators; policymakers …; and
         // academic researchers …").
         let semicolons = rest.starts_with(';');
-        let last_item = rest[1..].trim_start().len() > next.len();
+        let last_item = next.len() < item.len();
         let list_goes_on = next.contains("; and ") || next.contains("; or ");
         return !next.starts_with('(') && !(semicolons && (last_item || list_goes_on));
     }
