@@ -93,6 +93,10 @@ pub fn summarize(abstract_text: &str) -> Summary {
         std::iter::once(first).chain(whole)
     });
     let mut summary = String::new();
+    // Not a line that opens as the headline does: an abstract with a conclusion says its
+    // contribution twice ("We have developed EnviroAmpDesigner (v0.1.3, DOI: …) to fill
+    // this gap" and, at its end, "We have developed EnviroAmpDesigner (v 0.1.3) software").
+    let lines = lines.filter(|line| !opens_alike(line, &headline));
     for line in lines {
         if !is_stub(&line) {
             summary = line;
@@ -154,6 +158,21 @@ fn ellipsis_unless_whole(sentence: &str, mut span: String) -> String {
 
 /// Whether a one-liner says too little to stand for its paper: a few words ("How to
 /// implement", left of "…, all of which this paper demonstrates how to implement").
+/// Whether two lines open with the same four words.
+fn opens_alike(a: &str, b: &str) -> bool {
+    let words = |s: &str| -> Vec<String> {
+        s.split_whitespace()
+            .take(4)
+            .map(|w| {
+                w.trim_matches(|c: char| !c.is_alphanumeric())
+                    .to_lowercase()
+            })
+            .collect()
+    };
+    let (a, b) = (words(a), words(b));
+    a.len() == 4 && a == b
+}
+
 fn is_stub(line: &str) -> bool {
     line.split_whitespace().count() < MIN_WORDS
 }

@@ -219,6 +219,68 @@ fn long_text_is_cut_at_a_clause_not_a_word() {
 }
 
 #[test]
+fn a_line_cut_at_a_word_ends_on_a_phrase_not_inside_one() {
+    // Headlines of the example site and the fixtures that ended on a modifier, its noun cut
+    // off ("…in adjacent…", "…of the chemical…"): now on the noun before that phrase.
+    for (sentence, line) in [
+        (
+            "We propose a scheme to characterize the exchange coupling between electrons in adjacent quantum dots",
+            "We propose a scheme to characterize the exchange coupling between electrons…",
+        ),
+        (
+            "The introduction of a simple scaling form allows for the extrapolation of the chemical potential to the thermodynamic limit",
+            "The introduction of a simple scaling form allows for the extrapolation…",
+        ),
+        (
+            "We present our ongoing work on introducing human-centred considerations into modelling and simulation practice",
+            "We present our ongoing work on introducing human-centred considerations…",
+        ),
+    ] {
+        assert_eq!(shorten(sentence, 90), line);
+    }
+    // A line that ends on a noun keeps it ("…of a Boolean model…"); and where no earlier
+    // cut holds a verb, nor follows a noun, the cut is at the last word, as it was: a
+    // subject alone ("The experimental realization and tomographic analysis…") says
+    // nothing, and "comparable…" needs what it is compared to.
+    for (sentence, line) in [
+        (
+            "We present MRBM, a method for efficiently identifying the components of a Boolean model to be multivalued in order to capture specific fixed-point reachabilities",
+            "We present MRBM, a method for efficiently identifying the components of a Boolean model…",
+        ),
+        (
+            "The experimental realization and tomographic analysis of novel quantum light states obtained by exciting a classical thermal field by a single photon",
+            "The experimental realization and tomographic analysis of novel quantum light states…",
+        ),
+        (
+            "The location accuracy achieved by the intelligent locator is comparable to that obtained by the conventional triangulation method",
+            "The location accuracy achieved by the intelligent locator is comparable to that obtained…",
+        ),
+    ] {
+        assert_eq!(shorten(sentence, 90), line);
+    }
+}
+
+#[test]
+fn the_one_liner_does_not_open_as_the_headline_does() {
+    // From the fixture feed api_2026-04_query_all-testing_100entries.xml: two sentences
+    // open "We study the Chernoff-Stein exponent"; the card said it twice.
+    let abstract_text = "We study the Chernoff-Stein exponent of the following binary hypothesis testing problem: Associated with each hypothesis is a set of channels. A transmitter, without knowledge of the hypothesis, chooses the vector of inputs to the channel. Given the hypothesis, from the set associated with the hypothesis, an adversary chooses channels, one for each element of the input vector. Based on the channel outputs, a detector attempts to distinguish between the hypotheses. We study the Chernoff-Stein exponent for the cases where the transmitter (i) is deterministic, (ii) may privately randomize, and (iii) shares randomness with the detector that is unavailable to the adversary. It turns out that while a memoryless transmission strategy is optimal under shared randomness, it may be strictly suboptimal when the transmitter only has private randomness.";
+    let s = summarize(abstract_text);
+    assert!(
+        s.headline
+            .starts_with("We study the Chernoff-Stein exponent"),
+        "{}",
+        s.headline
+    );
+    assert!(
+        !s.summary.starts_with("We study the Chernoff-Stein"),
+        "{}",
+        s.summary
+    );
+    assert!(!s.summary.is_empty());
+}
+
+#[test]
 fn a_span_starts_outside_brackets() {
     // The example site's bioRxiv 2025.04.10.648097 had the headline "DOI:
     // 10.5281/zenodo.14967337) to fill this gap".
