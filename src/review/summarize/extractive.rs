@@ -156,8 +156,6 @@ fn ellipsis_unless_whole(sentence: &str, mut span: String) -> String {
     span
 }
 
-/// Whether a one-liner says too little to stand for its paper: a few words ("How to
-/// implement", left of "…, all of which this paper demonstrates how to implement").
 /// Whether two lines open with the same four words.
 fn opens_alike(a: &str, b: &str) -> bool {
     let words = |s: &str| -> Vec<String> {
@@ -173,6 +171,8 @@ fn opens_alike(a: &str, b: &str) -> bool {
     a.len() == 4 && a == b
 }
 
+/// Whether a one-liner says too little to stand for its paper: a few words ("How to
+/// implement", left of "…, all of which this paper demonstrates how to implement").
 fn is_stub(line: &str) -> bool {
     line.split_whitespace().count() < MIN_WORDS
 }

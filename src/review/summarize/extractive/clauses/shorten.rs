@@ -130,15 +130,39 @@ const OPENS_A_PHRASE: &[&str] = &[
 
 /// Where to cut `head` (the first `max` characters of `text`) at a word: the last word,
 /// unless the line would end on what reads as a modifier whose noun is cut off. Then the
-/// last word that opens a phrase (`OPENS_A_PHRASE`) after what reads as a noun, keeping
-/// at least half of `max`, where a line may end and what it keeps holds a verb (not a
-/// subject alone: "The experimental realization and tomographic analysis…"); else the
-/// last word after all.
+/// word before it, if the line ends well there; else the last word that opens a phrase
+/// (`OPENS_A_PHRASE`) after a word that may be a noun and is no modifier, keeping at least
+/// half of `max`, where a line may end and what it keeps holds a verb (not a subject
+/// alone: "The experimental realization and tomographic analysis…"); else the last word
+/// after all.
 fn word_cut(head: &str, text: &str, max: usize) -> usize {
     let last = head.rfind(' ').unwrap_or(head.len());
-    let kept = tidy_end(&head[..last]);
-    if !reads_as_a_modifier(kept.rsplit(' ').next().unwrap_or("")) {
+    let ends_on_a_modifier =
+        |at: usize| reads_as_a_modifier(tidy_end(&head[..at]).rsplit(' ').next().unwrap_or(""));
+    if !ends_on_a_modifier(last) {
         return last;
+    }
+    // The modifier alone dropped, where what is left ends well ("…providers of GPAI
+    // models…" of "…models presenting…", "…electrons…" of "…electrons in adjacent…").
+    // Only where a word that cannot end a line went with it ("in", "of the") or what is
+    // left ends on a plural: a word before a modifier is as often a verb ("to locate
+    // two…").
+    if let Some(before) = head[..last].rfind(' ') {
+        let kept = tidy_end(&head[..before]);
+        let word = kept.rsplit(' ').next().unwrap_or("");
+        let plural = word.len() > 3
+            && word.ends_with('s')
+            && !word.ends_with("ss")
+            && word.chars().all(|c| c.is_ascii_lowercase());
+        if (kept.len() < head[..before].trim_end().len() || plural)
+            && kept.chars().count() >= max / 2
+            && ends_on_a_noun(&kept)
+            && !reads_as_a_modifier(word)
+            && super::verbs::holds_a_verb(&kept)
+            && may_end_at(&kept, text.get(kept.len()..).unwrap_or(""))
+        {
+            return before;
+        }
     }
     head.rmatch_indices(' ')
         .map(|(at, _)| at)
@@ -147,6 +171,7 @@ fn word_cut(head: &str, text: &str, max: usize) -> usize {
             OPENS_A_PHRASE.contains(&next)
                 && head[..at].chars().count() >= max / 2
                 && ends_on_a_noun(&head[..at])
+                && !ends_on_a_modifier(at)
                 && super::verbs::holds_a_verb(&head[..at])
                 && may_end_at(&head[..at], &text[at..])
         })
@@ -155,7 +180,7 @@ fn word_cut(head: &str, text: &str, max: usize) -> usize {
 
 /// Whether a line's last word reads as the modifier of a noun after it, or as a word a
 /// phrase goes on from: an adjective's ending ("adjacent", "chemical", "genomic"), a
-/// participle, a compound ("non-arithmetic", "real-time"), a number, or one of the words
+/// participle, a compound whose last part is one ("non-arithmetic"), a number, or one of the words
 /// that are not nouns (`ends_on_a_noun`). A singular noun ("model") and a plural
 /// ("inclusions") end a line as they are.
 fn reads_as_a_modifier(word: &str) -> bool {
@@ -165,13 +190,61 @@ fn reads_as_a_modifier(word: &str) -> bool {
     const NUMBERS: &[&str] = &[
         "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "several",
     ];
+    // Nouns with an adjective's ending.
+    const NOUNS: &[&str] = &[
+        "signal",
+        "potential",
+        "training",
+        "variable",
+        "boundary",
+        "material",
+        "interval",
+        "trial",
+        "proposal",
+        "journal",
+        "manual",
+        "agent",
+        "patient",
+        "student",
+        "gradient",
+        "component",
+        "element",
+        "constant",
+        "variant",
+        "content",
+        "event",
+        "client",
+        "thing",
+        "string",
+        "setting",
+        "learning",
+        "meaning",
+        "library",
+        "summary",
+        "dictionary",
+        "table",
+        "cable",
+        "need",
+        "speed",
+        "seed",
+        "feed",
+    ];
     let lower = word.to_ascii_lowercase();
+    if NOUNS.contains(&lower.as_str()) || lower.ends_with("ment") {
+        return false;
+    }
     let lettered = lower.chars().all(|c| c.is_ascii_lowercase() || c == '-');
-    (lettered
-        && (ENDINGS
-            .iter()
-            .any(|e| lower.len() > e.len() + 2 && lower.ends_with(e))
-            || lower.trim_matches('-').contains('-')))
+    // A compound by its last part: "non-arithmetic" is one, "d-polytopes" is not.
+    let last_part = lower.rsplit('-').next().unwrap_or("");
+    // "3D", "2D", "5G": a size or kind before its noun.
+    let short_code = lower.len() <= 3
+        && lower.starts_with(|c: char| c.is_ascii_digit())
+        && !lower.ends_with(|c: char| c.is_ascii_digit());
+    short_code
+        || (lettered
+            && ENDINGS
+                .iter()
+                .any(|e| last_part.len() > e.len() + 2 && last_part.ends_with(e)))
         || NUMBERS.contains(&lower.as_str())
         || (!lower.is_empty() && lower.chars().all(|c| c.is_ascii_digit()))
         || !ends_on_a_noun(word)
@@ -183,6 +256,9 @@ fn reads_as_a_modifier(word: &str) -> bool {
 fn ends_on_a_noun(text: &str) -> bool {
     const NOT_NOUNS: &[&str] = &[
         "terms",
+        "due",
+        "other",
+        "another",
         "respect",
         "regard",
         "up",
