@@ -175,7 +175,12 @@ fn saved_pages_give_figures_badges_licences_and_leave_people_s_words() {
     assert!(
         page.contains("Figure from arXiv:1706.03762 (Lovelace and Turing), license not stated")
     );
-    assert!(page.contains("machine review (extractive)"));
+    // Said as a reader understands it, not by the summarizer's name.
+    assert!(
+        page.contains("machine review, the abstract's own words, picked and shortened by a program"),
+        "{page}"
+    );
+    assert!(!page.contains("(extractive)"));
     assert_eq!(
         std::fs::read(root.join("public/papers/1706.03762/figure.webp")).unwrap(),
         webp
