@@ -177,7 +177,9 @@ fn saved_pages_give_figures_badges_licences_and_leave_people_s_words() {
     );
     // Said as a reader understands it, not by the summarizer's name.
     assert!(
-        page.contains("machine review, the abstract's own words, picked and shortened by a program"),
+        page.contains(
+            "machine review, the abstract's own words, picked and shortened by a program"
+        ),
         "{page}"
     );
     assert!(!page.contains("(extractive)"));
