@@ -290,7 +290,7 @@ fn a_week_of_journal_papers_without_pdfs_authors_or_abstracts() {
         !text.lines().any(|l| l.trim_start().starts_with('·')),
         "{text}"
     );
-    assert!(html.contains(">code</span> <a href=\"https://academic.oup.com/"));
+    assert!(html.contains(">Code</span> <a href=\"https://academic.oup.com/"));
     // Nature gave no abstracts: no machine headline repeats the title; it is the head.
     let title = "Quantitative characterization of cell niches in spatially resolved omics data";
     assert_eq!(html.matches(title).count(), 1, "{html}");

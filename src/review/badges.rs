@@ -39,24 +39,24 @@ pub fn default_rules() -> Vec<BadgeRule> {
             false,
         ),
         rule(
-            "code",
+            "Code",
             &["abstract", "comment"],
             r"https?://(?:www\.)?(?:github\.com|gitlab\.com|codeberg\.org|huggingface\.co|zenodo\.org|bitbucket\.org)/[^\s)\]}>,;'`]+",
             true,
         ),
         rule(
-            "survey",
+            "Survey",
             &["title"],
             r"(?i)\b(?:a survey|survey of|survey on|systematic (?:literature )?review|a review of|tutorial)\b",
             false,
         ),
         rule(
-            "benchmark",
+            "Benchmark",
             &["title"],
             r"(?i)\bbenchmark(?:s|ing)?\b",
             false,
         ),
-        rule("dataset", &["title"], r"(?i)\b(?:dataset|corpus)\b", false),
+        rule("Dataset", &["title"], r"(?i)\b(?:dataset|corpus)\b", false),
     ]
 }
 
@@ -239,7 +239,7 @@ mod tests {
             "",
             2,
         );
-        assert_eq!(b, ["code", "survey", "2 theorems"]);
+        assert_eq!(b, ["Code", "Survey", "2 theorems"]);
         assert_eq!(code, "https://github.com/aishwaryyasarkar/rudder-llm-agent");
         assert_eq!(badges("T", "", "", 1).0, ["1 theorem"]);
     }
