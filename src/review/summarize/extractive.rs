@@ -97,8 +97,11 @@ pub fn summarize(abstract_text: &str) -> Summary {
     // contribution twice ("We have developed EnviroAmpDesigner (v0.1.3, DOI: …) to fill
     // this gap" and, at its end, "We have developed EnviroAmpDesigner (v 0.1.3) software").
     let lines = lines.filter(|line| !opens_alike(line, &headline));
+    // A line that gives an address ("we release this project at https://github.com/…", "a
+    // video … is available at the following URL: …") says where the work is, not what it
+    // is, and the card links its code already: the next line speaks, if there is one.
     for line in lines {
-        if !is_stub(&line) {
+        if !is_stub(&line) && !line.contains("://") {
             summary = line;
             break;
         }
@@ -374,7 +377,7 @@ static OPENERS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         // "Interestingly, …", "On the other hand, …", "Using these, we …", "To address these
         // limitations of mutation testing, we …". First, before a shorter opener takes
         // part of one.
-        r"(?i)^(?:interestingly|surprisingly|remarkably|indeed|nonetheless|nevertheless|further|conversely|similarly|likewise|instead|meanwhile|accordingly|in contrast|more (?:generally|specifically|precisely|broadly)|in general|in combination|on the other hand|for (?:instance|example)|in (?:this|the present|our) (?:research|project|context|setting|case|way|regard|framework|direction))\s*,\s+",
+        r"(?i)^(?:interestingly|surprisingly|remarkably|indeed|nonetheless|nevertheless|further|besides|conversely|similarly|likewise|instead|meanwhile|accordingly|in contrast|more (?:generally|specifically|precisely|broadly)|in general|in combination|on the other hand|for (?:instance|example)|in (?:this|the present|our) (?:research|project|context|setting|case|way|regard|framework|direction))\s*,\s+",
         r"(?i)^(?:using|with|given|based on|building on|motivated by|guided by|to (?:achieve|fix|address|do|solve|overcome|tackle|test|answer|that end)) (?:this|these|them|it|that|our|such)(?: [\w-]+){0,4}\s*,\s+",
         // Any short purpose that points back at the sentence before: "To automate this
         // process, …", "To combat these problems we …". A longer one says something of its

@@ -281,6 +281,27 @@ fn the_one_liner_does_not_open_as_the_headline_does() {
 }
 
 #[test]
+fn the_one_liner_is_not_where_the_code_is() {
+    // The example's arXiv 2508.13250: the card's one-liner was "To benefit the research
+    // community, we release this project at https://github.com/nuster1128/MPR", beside
+    // the card's own Code link.
+    let abstract_text = "In large language model-based agents, memory serves as a critical capability for achieving personalization by storing and utilizing users' information. Although some previous studies have adopted memory to implement user personalization, they typically focus on preference alignment and simple question-answering. However, in the real world, complex tasks often require multi-hop reasoning on a large amount of user information, which poses significant challenges for current memory approaches. To address this limitation, we propose the multi-hop personalized reasoning task to explore how different memory mechanisms perform in multi-hop reasoning over personalized information. We explicitly define this task and construct a dataset along with a unified evaluation framework. Then, we implement various explicit and implicit memory methods and conduct comprehensive experiments. We evaluate their performance on this task from multiple perspectives and analyze their strengths and weaknesses. Besides, we explore hybrid approaches that combine both paradigms and propose the HybridMem method to address their limitations. We demonstrate the effectiveness of our proposed model through extensive experiments. To benefit the research community, we release this project at https://github.com/nuster1128/MPR.";
+    let s = summarize(abstract_text);
+    assert!(!s.summary.contains("://"), "{}", s.summary);
+    // The next line, without the "Besides," that ties it to the sentence before.
+    assert!(
+        s.summary.starts_with("We explore hybrid approaches"),
+        "{}",
+        s.summary
+    );
+    // An abstract that says nothing else keeps its address rather than no line.
+    let only = summarize(
+        "We present Foo, a tool for testing compilers. The code is available at https://github.com/example/foo.",
+    );
+    assert!(!only.summary.is_empty(), "{:?}", only);
+}
+
+#[test]
 fn a_span_starts_outside_brackets() {
     // The example site's bioRxiv 2025.04.10.648097 had the headline "DOI:
     // 10.5281/zenodo.14967337) to fill this gap".
