@@ -278,6 +278,17 @@ fn a_digest_shows_its_papers_grouped_by_category() {
     assert_eq!(page.matches("<details class=\"abstract\">").count(), 86);
     // The reviewed paper's card: badges, headline, summary.
     assert!(page.contains("<span class=\"badge\">Recognition</span>"));
+    // A card with the paper's code says "Code" once: its badge is the link.
+    let cards: Vec<&str> = page.split("<article class=\"card").skip(1).collect();
+    let with_code: Vec<&&str> = cards.iter().filter(|c| c.contains(">Code</a>")).collect();
+    assert!(with_code.len() >= 2, "cards with code: {}", with_code.len());
+    for card in &with_code {
+        assert_eq!(card.matches(">Code<").count(), 1, "{card}");
+        assert!(
+            card.contains("<a class=\"badge\" href=\"https://github.com/"),
+            "{card}"
+        );
+    }
     assert!(page.contains("One model plays a whole multi-agent system end to end"));
     assert!(
         page.contains("The week the cs.AI announcement feed brought 86 papers"),
@@ -799,9 +810,10 @@ fn a_base_url_with_a_trailing_slash_is_the_same_site() {
     assert!(!read(site.path().join("public/index.html")).contains("example.org//"));
 }
 
-/// The outbound links of each card's actions (arXiv or the article, PDF, HTML, code).
-fn action_links(html: &str) -> Vec<String> {
-    let href = regex::Regex::new(r#"<a href="([^"]+)""#).unwrap();
+/// The outbound links of each card's actions (arXiv or the article, PDF, HTML, code) or
+/// of its badges (`class`: the "Code" badge is the link to the code).
+fn outbound_links(html: &str, class: &str) -> Vec<String> {
+    let href = regex::Regex::new(&format!(r#"<a {class}href="([^"]+)""#)).unwrap();
     href.captures_iter(html)
         .map(|c| c[1].to_string())
         .filter(|u| u.starts_with("http"))
@@ -814,7 +826,7 @@ fn a_paper_page_links_what_its_cards_link_and_names_what_the_machine_wrote() {
     assert_ok(&build(site.path(), &[]));
     let public = site.path().join("public");
     let card = regex::Regex::new(
-        r#"(?s)<article class="card[^"]*" id="paper-([^"]+)".*?<p class="actions">(.*?)</p>"#,
+        r#"(?s)<article class="card[^"]*" id="paper-([^"]+)".*?<p class="card-meta">(.*?)</p>.*?<p class="actions">(.*?)</p>"#,
     )
     .unwrap();
     let mut cards = 0;
@@ -827,7 +839,9 @@ fn a_paper_page_links_what_its_cards_link_and_names_what_the_machine_wrote() {
             let paper = read(public.join("papers").join(&c[1]).join("index.html"));
             let links = paper.split("<p class=\"links\">").nth(1).unwrap();
             let links = &links[..links.find("</p>").unwrap()];
-            assert_eq!(action_links(&c[2]), action_links(links), "{}", &c[1]);
+            let mut on_card = outbound_links(&c[3], "");
+            on_card.extend(outbound_links(&c[2], r#"class="badge" "#));
+            assert_eq!(on_card, outbound_links(links, ""), "{}", &c[1]);
             cards += 1;
         }
     }

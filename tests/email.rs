@@ -290,7 +290,16 @@ fn a_week_of_journal_papers_without_pdfs_authors_or_abstracts() {
         !text.lines().any(|l| l.trim_start().starts_with('·')),
         "{text}"
     );
-    assert!(html.contains(">Code</span> <a href=\"https://academic.oup.com/"));
+    // The "Code" badge is the link to the code, not said again among the links.
+    assert!(
+        html.contains(">Code</a> <a href=\"https://academic.oup.com/"),
+        "{html}"
+    );
+    assert!(
+        html.contains("<a class=\"b\" href=\"https://github.com/"),
+        "{html}"
+    );
+    assert!(!html.contains(" · <a href=\"https://github.com/"), "{html}");
     // Nature gave no abstracts: no machine headline repeats the title; it is the head.
     let title = "Quantitative characterization of cell niches in spatially resolved omics data";
     assert_eq!(html.matches(title).count(), 1, "{html}");
