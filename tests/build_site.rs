@@ -746,7 +746,7 @@ fn authors_paginate_and_a_new_paper_changes_only_the_front_page() {
     let front = read(dir.join("index.html"));
     // The newest 50, newest first.
     assert_eq!(listed(&front), (71..=120).rev().collect::<Vec<_>>());
-    assert!(front.contains("120 papers in this digest; the newest 50 here"));
+    assert!(front.contains("120 papers on this site; the newest 50 here"));
     // Older ones on full pages of 50 counted from the oldest, each newest first.
     let page1 = read(dir.join("page/1/index.html"));
     assert_eq!(listed(&page1), (1..=50).rev().collect::<Vec<_>>());

@@ -94,7 +94,7 @@ fn a_person_named_by_initials_and_in_full_has_one_page_and_namesakes_keep_theirs
     assert!(!names.contains(&"a-del-maestro".to_string()));
     let page = read(authors.join("adrian-del-maestro/index.html"));
     assert!(page.contains("<h1>Adrian Del Maestro</h1>"));
-    assert!(page.contains("10 papers in this digest"), "{page}");
+    assert!(page.contains("10 papers on this site"), "{page}");
     // Papers of both forms, each once.
     for id in [
         "cond-mat/0607501",
@@ -146,7 +146,7 @@ fn spellings_that_share_a_url_share_a_page_named_as_the_first_paper_names_it() {
     let public = site.path().join("public");
     let page = read(public.join("authors/tom-gotz/index.html"));
     assert!(page.contains("<h1>Tom Götz</h1>"), "{page}");
-    assert!(page.contains("2 papers in this digest"), "{page}");
+    assert!(page.contains("2 papers on this site"), "{page}");
     for id in ["gr-qc-0103067", "hep-ph-0301050"] {
         assert!(page.contains(&format!("/papers/{id}/")), "{id}: {page}");
     }
@@ -166,7 +166,7 @@ fn spellings_that_share_a_url_share_a_page_named_as_the_first_paper_names_it() {
     assert!(second.contains(r#"/authors/andre-de-gouvea/">Andre de Gouvea</a>"#));
 }
 
-/// The count an author page gives: "10 papers in this digest".
+/// The count an author page gives: "10 papers on this site".
 fn count_on_author_page(page: &str) -> usize {
     let said = page
         .split("<p class=\"muted\">")
@@ -189,7 +189,7 @@ fn authors_lists_the_most_published_first_and_every_author_page_leads_there() {
         |slug: &str| count_on_author_page(&read(public.join(format!("authors/{slug}/index.html"))));
     let index = read(public.join("authors/index.html"));
     assert!(
-        index.contains(&format!("{} authors in this digest", pages.len())),
+        index.contains(&format!("{} authors on this site", pages.len())),
         "{index}"
     );
     let item = regex::Regex::new(
@@ -222,11 +222,11 @@ fn authors_lists_the_most_published_first_and_every_author_page_leads_there() {
     {
         let count = count_of(slug);
         assert!(count < least, "{slug} has {least} or more");
-        // One paper is in no order: "1 paper in this digest, newest first" said it was.
+        // One paper is in no order: "1 paper on this site, newest first" said it was.
         if count == 1 {
             let page = read(public.join(format!("authors/{slug}/index.html")));
             assert!(
-                page.contains("1 paper in this digest ·") && !page.contains("newest first"),
+                page.contains("1 paper on this site ·") && !page.contains("newest first"),
                 "{slug}"
             );
             one_paper += 1;
