@@ -20,6 +20,9 @@ pub struct BadgeRule {
     pub link: bool,
 }
 
+/// The built-in badge of a paper that links its code: a card makes it the link.
+pub const CODE_BADGE: &str = "Code";
+
 /// The rules every site starts with; `[review] default_badges = false` drops them.
 pub fn default_rules() -> Vec<BadgeRule> {
     let rule = |label: &str, fields: &[&str], pattern: &str, link: bool| BadgeRule {
@@ -39,7 +42,7 @@ pub fn default_rules() -> Vec<BadgeRule> {
             false,
         ),
         rule(
-            "Code",
+            CODE_BADGE,
             &["abstract", "comment"],
             r"https?://(?:www\.)?(?:github\.com|gitlab\.com|codeberg\.org|huggingface\.co|zenodo\.org|bitbucket\.org)/[^\s)\]}>,;'`]+",
             true,

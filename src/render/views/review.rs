@@ -1,6 +1,7 @@
 //! The machine review, the licence and the figure credit of a paper, as templates see them.
 
 use super::*;
+use crate::review::badges::CODE_BADGE;
 
 /// What a card and a paper page show of the paper's review: the editor's `[review]`,
 /// key by key over the machine's `[machine]`.
@@ -11,6 +12,9 @@ pub struct ReviewView<'a> {
     pub badges: &'a [String],
     /// A repository the paper links (from the machine review).
     pub code: &'a str,
+    /// The badge that says so ("Code"), when `code` is set and the paper has it: a card
+    /// makes that badge the link, rather than say "Code" twice. Empty otherwise.
+    pub code_badge: &'static str,
     pub figure: String,
     /// The figure as an absolute URL, for `og:image` and mail.
     pub figure_permalink: String,
@@ -127,11 +131,18 @@ pub fn review_view<'a>(p: &'a PaperEntry, urls: &Urls) -> ReviewView<'a> {
     } else {
         "editor"
     };
+    let code = safe_url(m.map_or("", |m| m.code.as_str()));
+    let code_badge = if !code.is_empty() && badges.iter().any(|b| b == CODE_BADGE) {
+        CODE_BADGE
+    } else {
+        ""
+    };
     ReviewView {
         headline,
         summary,
         badges,
-        code: safe_url(m.map_or("", |m| m.code.as_str())),
+        code,
+        code_badge,
         figure_credit: if figure.is_empty() {
             String::new()
         } else {
