@@ -167,13 +167,28 @@ fn spellings_that_share_a_url_share_a_page_named_as_the_first_paper_names_it() {
 }
 
 /// The count an author page gives: "10 papers on this site".
+/// A count as a reader sees it: 1362 is "1,362".
+fn with_commas(n: usize) -> String {
+    let digits = n.to_string();
+    let mut groups: Vec<&str> = Vec::new();
+    let mut end = digits.len();
+    while end > 3 {
+        groups.push(&digits[end - 3..end]);
+        end -= 3;
+    }
+    groups.push(&digits[..end]);
+    groups.reverse();
+    groups.join(",")
+}
+
 fn count_on_author_page(page: &str) -> usize {
     let said = page
         .split("<p class=\"muted\">")
         .nth(1)
         .and_then(|rest| rest.split(" paper").next())
         .unwrap_or_else(|| panic!("no count on {page}"));
-    said.parse()
+    said.replace(',', "")
+        .parse()
         .unwrap_or_else(|_| panic!("{said:?} is no count"))
 }
 
@@ -189,7 +204,10 @@ fn authors_lists_the_most_published_first_and_every_author_page_leads_there() {
         |slug: &str| count_on_author_page(&read(public.join(format!("authors/{slug}/index.html"))));
     let index = read(public.join("authors/index.html"));
     assert!(
-        index.contains(&format!("{} authors on this site", pages.len())),
+        index.contains(&format!(
+            "{} authors on this site",
+            with_commas(pages.len())
+        )),
         "{index}"
     );
     let item = regex::Regex::new(

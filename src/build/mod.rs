@@ -21,7 +21,7 @@ use crate::manifest::{Fingerprint, Hasher};
 use crate::output::{Output, Reuse};
 use crate::render::pager::{self, ListPage, Split};
 use crate::render::views::{self, SiteView, Urls};
-use crate::render::{self, feeds, search};
+use crate::render::{self, feeds, search, thousands};
 use crate::site::{self, Category, DigestEntry, Site};
 use anyhow::{Context, Result};
 use rayon::prelude::*;
@@ -52,18 +52,6 @@ pub struct BuildReport {
     pub total: Duration,
     /// Temporary files of killed runs removed from `content/`.
     pub temporaries_removed: usize,
-}
-
-fn thousands(n: usize) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 impl std::fmt::Display for BuildReport {

@@ -56,6 +56,10 @@ pub fn load_templates(root: &Path, theme: &str) -> Result<tera::Tera> {
         math::readable_text(s).into_owned()
     });
     tera.register_filter("wrap", crate::email::text::wrap_filter);
+    // `{{ count | thousands }}`: "1,362 authors", as the build's own report writes counts.
+    tera.register_filter("thousands", |n: usize, _: tera::Kwargs, _: &tera::State| {
+        thousands(n)
+    });
     // Tera 2's group_by keeps no order; this one sorts groups by key, as Tera 1's did.
     tera.register_filter("group_by", group_by);
     let mut list = Vec::with_capacity(files.len());
@@ -185,6 +189,19 @@ pub fn render(tera: &tera::Tera, name: &str, ctx: &tera::Context) -> Result<Stri
         .map_err(|e| anyhow!("{}", tera_error(&e)))
 }
 
+/// A count with a comma between each three digits: 1,956.
+pub fn thousands(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -201,6 +218,20 @@ mod tests {
                 c => c.to_string(),
             })
             .collect()
+    }
+
+    #[test]
+    fn a_count_has_a_comma_between_each_three_digits() {
+        for (n, said) in [
+            (0, "0"),
+            (999, "999"),
+            (1000, "1,000"),
+            (1362, "1,362"),
+            (100_000, "100,000"),
+            (1_234_567, "1,234,567"),
+        ] {
+            assert_eq!(thousands(n), said);
+        }
     }
 
     #[test]
