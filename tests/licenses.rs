@@ -204,6 +204,17 @@ fn every_figure_is_credited_on_the_site_and_in_the_snapshot() {
     assert!(digest.contains("Figure from arXiv:1706.03762 (Hopper), <a href=\"http://creativecommons.org/licenses/by/4.0/\" rel=\"license\">CC BY 4.0</a>"));
     let digest = read(root.join("public/digests/2024-W12/index.html"));
     assert!(digest.contains("Figure from arXiv:1808.08002 (Hopper), license not stated"));
+    // The paper page's facts say it once: "License: not stated".
+    let page = read(root.join("public/papers/1808.08002/index.html"));
+    assert!(
+        page.contains("<dt>License</dt><dd>not stated</dd>"),
+        "{page}"
+    );
+    let page = read(root.join("public/papers/1706.03762/index.html"));
+    assert!(
+        page.contains("<dt>License</dt><dd><a href=\"http://creativecommons.org/licenses/by/4.0/\" rel=\"license\">CC BY 4.0</a></dd>"),
+        "{page}"
+    );
 
     let out = paperboy(
         root,
