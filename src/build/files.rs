@@ -185,7 +185,9 @@ pub(super) fn render_lists(ctx: &Ctx, out: &Output) -> Result<()> {
     // Pages of a theme that has them: the list of categories, the authors with the most
     // papers, the reader's saved papers and their ranking.
     let mut by_count = ctx.context();
-    by_count.insert("authors", &most_published(ctx));
+    let (listed, listed_down_to) = most_published(ctx);
+    by_count.insert("authors", &listed);
+    by_count.insert("listed_down_to", &listed_down_to);
     by_count.insert("author_count", &ctx.site.authors.len());
     for (template, rel, c) in [
         ("categories.html", "categories/index.html", &c),
@@ -207,8 +209,10 @@ const AUTHORS_LISTED: usize = 100;
 
 /// The authors with the most papers, most first; ties by name, then by slug. Authors tied
 /// with the first one left off are left off too, so that no alphabetical slice of a
-/// tie (forty of five hundred with one paper) is listed, unless that leaves no one.
-fn most_published(ctx: &Ctx) -> Vec<views::AuthorView> {
+/// tie (forty of five hundred with one paper) is listed, unless that leaves no one. With
+/// them, the fewest papers a listed author has when everyone with as many is listed: the
+/// page says "the 49 with 3 papers or more".
+fn most_published(ctx: &Ctx) -> (Vec<views::AuthorView>, Option<usize>) {
     let authors = &ctx.site.authors;
     let count = |a: usize| authors[a].papers.len();
     let order = |&a: &usize, &b: &usize| {
@@ -222,14 +226,18 @@ fn most_published(ctx: &Ctx) -> Vec<views::AuthorView> {
         list.truncate(AUTHORS_LISTED + 1);
     }
     list.sort_unstable_by(order);
+    let mut down_to = None;
     if let Some(&first_left_off) = list.get(AUTHORS_LISTED) {
         let tied = count(first_left_off);
         let untied = list.iter().take_while(|&&a| count(a) > tied).count();
         list.truncate(if untied == 0 { AUTHORS_LISTED } else { untied });
+        down_to = (untied > 0).then(|| count(list[untied - 1]));
     }
-    list.into_iter()
+    let listed = list
+        .into_iter()
         .map(|a| views::author_view(&authors[a], &ctx.urls))
-        .collect()
+        .collect();
+    (listed, down_to)
 }
 
 /// A page that sends its reader on to `rel` at once, as Zola's and Hugo's aliases do: a
