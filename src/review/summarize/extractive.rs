@@ -52,6 +52,7 @@ pub fn summarize(abstract_text: &str) -> Summary {
             let line = best_span(&strip_openers(s), HEADLINE_CHARS, &|t| {
                 result_score(t, 1, 3).max(contribution_score(t, 1, 3))
             });
+            let line = without_restatement_in_symbols(&line);
             let cost = if points_back(&line) {
                 POINTS_BACK_COST
             } else {
@@ -131,6 +132,20 @@ static POINTS_BACK: LazyLock<Regex> = LazyLock::new(|| {
 /// known that …").
 static POINTS_AT_THE_PAPER: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^(?:this|that) (?:(?:short|position|survey|review|tutorial|white) )?(?:paper|work|study|article|thesis|dissertation|report|survey|review|tutorial|letter|note|chapter|manuscript|document|contribution|research|project|book|essay|talk|extended abstract)\b|^it (?:is|was|has been|remains|turns out|seems|appears)\b|^it (?:propose|present|introduce|develop|describe|stud|investigat|explor|examin|report|review|survey|discuss|address|focus|consider|provide|offer)\w*")
+        .expect("a valid pattern")
+});
+
+/// A line that ends by saying its words again as a formula ("the Gaussian sequence model,
+/// i.e. $X \sim N(\mathbfθ, I_\infty)$"): the words are what a card's reader takes in.
+fn without_restatement_in_symbols(line: &str) -> String {
+    match RESTATED_IN_SYMBOLS.find(line) {
+        Some(tail) if tail.start() > 0 => line[..tail.start()].to_string(),
+        _ => line.to_string(),
+    }
+}
+
+static RESTATED_IN_SYMBOLS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:,\s*|\s+\(\s*)(?:i\.\s?e\.|e\.\s?g\.|namely),?\s*\$[^$]+\$\)?$")
         .expect("a valid pattern")
 });
 
@@ -394,6 +409,9 @@ static OPENERS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r"(?i)^(?:this|the) (?:paper|work|study|article) (?:shows|demonstrates|finds|reports|proves|argues) that\s+",
         // In the present only: "It has been argued that …" is often what the paper disputes.
         r"(?i)^it is (?:also |further |here )?(?:shown|found|demonstrated|observed|noted|remarked|proved|proven|confirmed|verified) that\s+",
+        // A lead-in that announces findings rather than stating one: "Several striking
+        // findings: Even state-of-the-art models …", "Our key results are: …".
+        r"(?i)^(?:(?:several|some|two|three|four|five|our|the|these|key|main|major|important|striking|surprising|notable|interesting|central|additional|further) )*(?:findings|results|observations|insights|lessons|takeaways|highlights)(?: (?:include|are|were))?\s*:\s+",
         // An item of a list the sentence was: "(1) Themis is effective …", "i) Delaunay …".
         r"^\(?(?:i{1,3}|iv|v|vi{1,3}|[1-9]|[a-h])\)\s+",
     ]

@@ -1116,3 +1116,37 @@ fn a_span_neither_ends_nor_starts_inside_a_list() {
         ", BERT and GPT-2 achieve the best scores on every task"
     ));
 }
+
+#[test]
+fn a_headline_is_the_finding_not_its_announcement_nor_its_formula() {
+    // 2507.10541 of the example: the lead-in announced the finding the headline shows.
+    let summary = summarize(
+        "Recent Large Reasoning Models (LRMs) have achieved remarkable progress on task-specific benchmarks. Several striking findings: Even state-of-the-art (SOTA) models like DeepSeek-R1 exhibit substantial performance degradation under stress testing.",
+    );
+    assert!(
+        summary
+            .headline
+            .starts_with("Even state-of-the-art (SOTA) models like DeepSeek-R1"),
+        "{}",
+        summary.headline
+    );
+    assert!(strip_openers("Our key results are: the error halves").starts_with("The error halves"));
+    // A section label is not a lead-in to drop when nothing follows it.
+    assert_eq!(strip_openers("Findings matter"), "Findings matter");
+    // 2507.16734 of the example: the words, without their restatement as a formula.
+    assert_eq!(
+        without_restatement_in_symbols(
+            r"We study the Gaussian sequence model, i.e. $X \sim N(\mathbfθ, I_\infty)$"
+        ),
+        "We study the Gaussian sequence model"
+    );
+    assert_eq!(
+        without_restatement_in_symbols(r"A bound (e.g. $n^2$)"),
+        "A bound"
+    );
+    // A formula that is the line's subject stays.
+    assert_eq!(
+        without_restatement_in_symbols(r"$X \sim N(0, 1)$ is sub-Gaussian"),
+        r"$X \sim N(0, 1)$ is sub-Gaussian"
+    );
+}
