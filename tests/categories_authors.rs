@@ -166,7 +166,6 @@ fn spellings_that_share_a_url_share_a_page_named_as_the_first_paper_names_it() {
     assert!(second.contains(r#"/authors/andre-de-gouvea/">Andre de Gouvea</a>"#));
 }
 
-/// The count an author page gives: "10 papers on this site".
 /// A count as a reader sees it: 1362 is "1,362".
 fn with_commas(n: usize) -> String {
     let digits = n.to_string();
@@ -181,6 +180,7 @@ fn with_commas(n: usize) -> String {
     groups.join(",")
 }
 
+/// The count an author page gives: "10 papers on this site".
 fn count_on_author_page(page: &str) -> usize {
     let said = page
         .split("<p class=\"muted\">")
@@ -306,4 +306,29 @@ fn a_byline_of_one_name_et_al_names_that_person_to_readers_scholar_and_bibtex() 
         "{paper}"
     );
     assert!(paper.contains(r#""name": "A. K. L. Wezenaar""#), "{paper}");
+}
+
+#[test]
+fn a_tie_for_the_most_papers_is_listed_by_name_and_the_index_says_so() {
+    // A new site: 120 people with one paper each, more than the index lists.
+    let site = common::temp_site(common::BASIC_CONFIG);
+    for n in 0..120 {
+        let id = format!("2401.{n:05}");
+        let path = site.path().join(format!("content/papers/2401/{id}.md"));
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(
+            &path,
+            format!("+++\nid = \"{id}\"\ntitle = \"Paper {n}\"\nauthors = [\"Author {n:03}\"]\npublished = 2024-01-10T00:00:00Z\nupdated = 2024-01-10T00:00:00Z\nabstract = \"We present a thing.\"\n+++\n"),
+        )
+        .unwrap();
+    }
+    assert_ok(&paperboy(site.path(), &["build"]));
+    let index = read(site.path().join("public/authors/index.html"));
+    assert!(
+        index.contains(
+            "120 authors on this site; here the first 100 by name, each with 1 paper</p>"
+        ),
+        "{index}"
+    );
+    assert!(index.contains(">Author 099</a>") && !index.contains(">Author 100</a>"));
 }

@@ -42,12 +42,15 @@ pub struct LicenseView<'a> {
     pub url: &'a str,
     /// "CC BY 4.0"; "license not stated" when none is known.
     pub name: String,
+    /// Whether the paper states one: a `dc:rights` that is no URL still names it.
+    pub stated: bool,
 }
 
 pub fn license_view(f: &crate::store::frontmatter::PaperFront) -> LicenseView<'_> {
     LicenseView {
         url: safe_url(&f.license),
         name: crate::license::short_name(&f.license),
+        stated: !f.license.is_empty(),
     }
 }
 

@@ -137,15 +137,26 @@ static POINTS_AT_THE_PAPER: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A line that ends by saying its words again as a formula ("the Gaussian sequence model,
 /// i.e. $X \sim N(\mathbfθ, I_\infty)$"): the words are what a card's reader takes in.
+/// Only after "i.e.", and not a formula with a number or a relation in it: "the minimax
+/// rate, i.e. $O(n^{-1/2})$" and "namely $\nu = 0.63$" are the finding itself.
 fn without_restatement_in_symbols(line: &str) -> String {
-    match RESTATED_IN_SYMBOLS.find(line) {
-        Some(tail) if tail.start() > 0 => line[..tail.start()].to_string(),
-        _ => line.to_string(),
+    let Some(found) = RESTATED_IN_SYMBOLS.captures(line) else {
+        return line.to_string();
+    };
+    let tail = found.get(0).map_or(line.len(), |m| m.start());
+    if tail == 0 || FORMULA_FINDING.is_match(&found["formula"]) {
+        return line.to_string();
     }
+    line[..tail].to_string()
 }
 
 static RESTATED_IN_SYMBOLS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:,\s*|\s+\(\s*)(?:i\.\s?e\.|e\.\s?g\.|namely),?\s*\$[^$]+\$\)?$")
+    Regex::new(r"(?:,\s*|\s+\(\s*)i\.\s?e\.,?\s*\$(?P<formula>[^$]+)\$\)?$")
+        .expect("a valid pattern")
+});
+
+static FORMULA_FINDING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\d|[=<>≤≥≈≠]|\\(?:le|ge|leq|geq|approx|neq|ll|gg|asymp|propto)\b|\b[OΘΩ]\(|\\(?:Theta|Omega)\b")
         .expect("a valid pattern")
 });
 

@@ -1141,9 +1141,20 @@ fn a_headline_is_the_finding_not_its_announcement_nor_its_formula() {
         "We study the Gaussian sequence model"
     );
     assert_eq!(
-        without_restatement_in_symbols(r"A bound (e.g. $n^2$)"),
-        "A bound"
+        without_restatement_in_symbols(r"A class of graphs (i.e. $\mathcal{G}$)"),
+        "A class of graphs"
     );
+    // A formula with a number or a relation is the finding; "e.g." and "namely" name
+    // something else or something new.
+    for kept in [
+        r"We find the minimax rate, i.e. $O(n^{-1/2})$",
+        r"We find the critical exponent, i.e. $\nu = 0.6301(4)$",
+        r"A tight bound, i.e. $k \le n$",
+        r"A bound (e.g. $n^2$)",
+        r"The critical exponent, namely $\nu$",
+    ] {
+        assert_eq!(without_restatement_in_symbols(kept), kept);
+    }
     // A formula that is the line's subject stays.
     assert_eq!(
         without_restatement_in_symbols(r"$X \sim N(0, 1)$ is sub-Gaussian"),
