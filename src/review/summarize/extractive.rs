@@ -7,8 +7,8 @@
 
 use super::{HEADLINE_CHARS, Input, SUMMARY_CHARS, Summarizer, Summary};
 use anyhow::Result;
-use clauses::best_span;
 pub use clauses::shorten;
+use clauses::{best_span, without_restatement_in_symbols};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -132,31 +132,6 @@ static POINTS_BACK: LazyLock<Regex> = LazyLock::new(|| {
 /// known that …").
 static POINTS_AT_THE_PAPER: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^(?:this|that) (?:(?:short|position|survey|review|tutorial|white) )?(?:paper|work|study|article|thesis|dissertation|report|survey|review|tutorial|letter|note|chapter|manuscript|document|contribution|research|project|book|essay|talk|extended abstract)\b|^it (?:is|was|has been|remains|turns out|seems|appears)\b|^it (?:propose|present|introduce|develop|describe|stud|investigat|explor|examin|report|review|survey|discuss|address|focus|consider|provide|offer)\w*")
-        .expect("a valid pattern")
-});
-
-/// A line that ends by saying its words again as a formula ("the Gaussian sequence model,
-/// i.e. $X \sim N(\mathbfθ, I_\infty)$"): the words are what a card's reader takes in.
-/// Only after "i.e.", and not a formula with a number or a relation in it: "the minimax
-/// rate, i.e. $O(n^{-1/2})$" and "namely $\nu = 0.63$" are the finding itself.
-fn without_restatement_in_symbols(line: &str) -> String {
-    let Some(found) = RESTATED_IN_SYMBOLS.captures(line) else {
-        return line.to_string();
-    };
-    let tail = found.get(0).map_or(line.len(), |m| m.start());
-    if tail == 0 || FORMULA_FINDING.is_match(&found["formula"]) {
-        return line.to_string();
-    }
-    line[..tail].to_string()
-}
-
-static RESTATED_IN_SYMBOLS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:,\s*|\s+\(\s*)i\.\s?e\.,?\s*\$(?P<formula>[^$]+)\$\)?$")
-        .expect("a valid pattern")
-});
-
-static FORMULA_FINDING: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\d|[=<>≤≥≈≠]|\\(?:le|ge|leq|geq|approx|neq|ll|gg|asymp|propto)\b|\b[OΘΩ]\(|\\(?:Theta|Omega)\b")
         .expect("a valid pattern")
 });
 

@@ -10,7 +10,7 @@ pub(super) use aside::without_subject_aside;
 pub(super) use cuts::{may_end_at, may_start_at, starts_clause};
 use shorten::SEPARATORS;
 pub use shorten::shorten;
-pub(super) use shorten::tidy_end;
+pub(super) use shorten::{tidy_end, without_restatement_in_symbols};
 // What the tests try on their own.
 #[cfg(test)]
 pub(super) use cuts::splits_a_pair;

@@ -4,6 +4,8 @@
 use super::cuts::may_end_at;
 use super::{CLAUSE_BOUNDARIES, fronted_clause_alone, inside};
 use crate::render::math::{formula_around, formula_spans};
+use regex::Regex;
+use std::sync::LazyLock;
 
 /// Words a shortened text must not end on.
 const DANGLING: &[&str] = &[
@@ -379,3 +381,28 @@ pub(crate) fn tidy_end(s: &str) -> String {
     }
     joined.trim_end_matches(SEPARATORS).to_string()
 }
+
+/// A line that ends by saying its words again as a formula ("the Gaussian sequence model,
+/// i.e. $X \sim N(\mathbfθ, I_\infty)$"): the words are what a card's reader takes in.
+/// Only after "i.e.", and not a formula with a number or a relation in it: "the minimax
+/// rate, i.e. $O(n^{-1/2})$" and "namely $\nu = 0.63$" are the finding itself.
+pub(crate) fn without_restatement_in_symbols(line: &str) -> String {
+    let Some(found) = RESTATED_IN_SYMBOLS.captures(line) else {
+        return line.to_string();
+    };
+    let tail = found.get(0).map_or(line.len(), |m| m.start());
+    if tail == 0 || FORMULA_FINDING.is_match(&found["formula"]) {
+        return line.to_string();
+    }
+    line[..tail].to_string()
+}
+
+static RESTATED_IN_SYMBOLS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:,\s*|\s+\(\s*)i\.\s?e\.,?\s*\$(?P<formula>[^$]+)\$\)?$")
+        .expect("a valid pattern")
+});
+
+static FORMULA_FINDING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\d|[=<>≤≥≈≠]|\\(?:le|ge|leq|geq|approx|neq|ll|gg|asymp|propto)\b|\b[OΘΩ]\(|\\(?:Theta|Omega)\b")
+        .expect("a valid pattern")
+});
