@@ -230,8 +230,12 @@ fn most_published(ctx: &Ctx) -> (Vec<views::AuthorView>, Option<usize>) {
     if let Some(&first_left_off) = list.get(AUTHORS_LISTED) {
         let tied = count(first_left_off);
         let untied = list.iter().take_while(|&&a| count(a) > tied).count();
-        list.truncate(if untied == 0 { AUTHORS_LISTED } else { untied });
-        down_to = (untied > 0).then(|| count(list[untied - 1]));
+        if untied == 0 {
+            list.truncate(AUTHORS_LISTED);
+        } else {
+            list.truncate(untied);
+            down_to = Some(count(list[untied - 1]));
+        }
     }
     let listed = list
         .into_iter()
