@@ -5,10 +5,11 @@
 //!
 //!   cargo run --release --example review_quality [-- ../shared/seeds/pith-cs.DC-category-page.txt] [-v]
 
-use paperboy::review::summarize::extractive;
+use paperboy::review::summarize::{Input, check, extractive};
 
 struct Card {
     headline: String,
+    title: String,
     oneliner: String,
     abstract_text: String,
 }
@@ -41,6 +42,7 @@ fn cards(text: &str) -> Vec<Card> {
         }
         out.push(Card {
             headline: rest[0].to_string(),
+            title: rest[1].to_string(),
             oneliner: rest[2].to_string(),
             abstract_text: rest[at + 1].to_string(),
         });
@@ -157,4 +159,46 @@ fn main() {
         "key number: pith's headline takes one from the abstract in {with_key} cards; ours keeps it in {kept_key} ({:.0} %)",
         100.0 * kept_key as f64 / with_key.max(1) as f64
     );
+    honest_answers_checked(&cards, verbose);
+}
+
+/// pith's headlines and one-liners, written by a model from the abstract, as honest
+/// answers to the checks a model's answer must pass: how many pass, and the share of their
+/// content words that are the abstract's.
+fn honest_answers_checked(cards: &[Card], verbose: bool) {
+    let mut shares = Vec::new();
+    let mut refused: Vec<String> = Vec::new();
+    for c in cards {
+        let input = Input {
+            id: "",
+            version: 1,
+            title: &c.title,
+            abstract_text: &c.abstract_text,
+            comment: "",
+            categories: &[],
+        };
+        let paper = check::Paper::new(&input);
+        for line in [&c.headline, &c.oneliner] {
+            shares.push(paper.share(line));
+            if let Err(why) = paper.check(line) {
+                refused.push(format!("{line}\n    {why}"));
+            }
+        }
+    }
+    shares.sort_by(f64::total_cmp);
+    let at = |q: f64| shares[((shares.len() - 1) as f64 * q) as usize];
+    println!(
+        "answer checks on pith's {} lines as honest answers: {} pass ({:.1} %); share of content words from the abstract: min {:.2}, 5th percentile {:.2}, median {:.2}",
+        shares.len(),
+        shares.len() - refused.len(),
+        100.0 * (shares.len() - refused.len()) as f64 / shares.len().max(1) as f64,
+        at(0.0),
+        at(0.05),
+        at(0.5)
+    );
+    if verbose {
+        for r in &refused {
+            println!("  refused: {r}");
+        }
+    }
 }

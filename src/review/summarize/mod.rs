@@ -1,6 +1,7 @@
 //! Headline and one-line summary: two summarizers behind one small trait, the built-in
 //! extractive one (offline, deterministic) and any OpenAI-compatible chat endpoint.
 
+pub mod check;
 pub mod extractive;
 pub mod openai;
 
