@@ -1,8 +1,9 @@
 //! Harvests that end: an OAI-PMH server on 127.0.0.1 that repeats itself (a token handed
 //! back again, a cycle of two tokens, a cursor that stays put, more pages than its list
-//! holds).
+//! holds), and metadata snapshots cut off in the middle of a line.
 
 use super::*;
+use std::io::Write;
 
 /// Answers after which the repeating server gives an OAI error instead: a harvest that
 /// never stops fails the test with a wrong count instead of hanging it.
@@ -173,4 +174,100 @@ fn more_pages_than_the_list_holds_stop_the_harvest() {
         "{err}"
     );
     assert_eq!(asked_tokens(&server).len(), 9);
+}
+
+/// The snapshot fixture's lines, each with its newline.
+fn snapshot_lines() -> Option<Vec<String>> {
+    let dir = common::shared_fixtures("arxiv_snapshot")?;
+    let text = read(dir.join("kaggle_arxiv_metadata_first200.jsonl"));
+    Some(text.split_inclusive('\n').map(str::to_string).collect())
+}
+
+fn ids_of(lines: &[String]) -> Vec<String> {
+    let mut ids: Vec<String> = lines
+        .iter()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["id"].as_str().unwrap().to_string()
+        })
+        .collect();
+    ids.sort();
+    ids
+}
+
+/// Fetches `file` into `site`; the ids written.
+fn fetch_from(site: &Path, file: &Path) -> (std::process::Output, Vec<String>) {
+    let out = paperboy(site, &["fetch", "--from", file.to_str().unwrap()]);
+    let mut ids: Vec<String> = digest_listing(site).into_keys().collect();
+    ids.sort();
+    (out, ids)
+}
+
+#[test]
+#[ignore = "needs the shared fixtures; scripts/test runs it"]
+fn a_gzipped_snapshot_cut_mid_line_keeps_the_whole_lines_before_it() {
+    let Some(lines) = snapshot_lines() else {
+        return;
+    };
+    let site = temp_site(common::BASIC_CONFIG);
+    // 100 lines compressed and flushed (all of them can be read back), then the next
+    // lines, and the file cut a few bytes into them: inside line 101.
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(lines[..100].concat().as_bytes()).unwrap();
+    gz.flush().unwrap();
+    let whole = gz.get_ref().len();
+    gz.write_all(lines[100..150].concat().as_bytes()).unwrap();
+    let bytes = gz.finish().unwrap();
+    let file = site.path().join("arxiv-metadata-oai-snapshot.jsonl.gz");
+    std::fs::write(&file, &bytes[..whole + 64]).unwrap();
+
+    let (out, written) = fetch_from(site.path(), &file);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("arxiv-metadata-oai-snapshot.jsonl.gz: the file breaks off in line 101")
+            && err.contains("the 100 whole lines before it are read"),
+        "{err}"
+    );
+    assert_eq!(written, ids_of(&lines[..100]));
+    assert_eq!(paper_files(site.path()).len(), 100);
+
+    // `--max` met before the break: the rest of the file was not wanted.
+    let site = temp_site(common::BASIC_CONFIG);
+    let file = site.path().join("arxiv-metadata-oai-snapshot.jsonl.gz");
+    std::fs::write(&file, &bytes[..whole + 64]).unwrap();
+    let out = paperboy(
+        site.path(),
+        &["fetch", "--from", file.to_str().unwrap(), "--max", "10"],
+    );
+    assert_ok(&out);
+    assert_eq!(paper_files(site.path()).len(), 10);
+}
+
+#[test]
+#[ignore = "needs the shared fixtures; scripts/test runs it"]
+fn a_plain_snapshot_cut_mid_line_keeps_the_whole_lines_and_a_last_line_without_newline_is_whole() {
+    let Some(lines) = snapshot_lines() else {
+        return;
+    };
+    let site = temp_site(common::BASIC_CONFIG);
+    let file = site.path().join("snapshot.jsonl");
+    let cut = &lines[100][..lines[100].len() / 2];
+    std::fs::write(&file, lines[..100].concat() + cut).unwrap();
+    let (out, written) = fetch_from(site.path(), &file);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("snapshot.jsonl: the file breaks off in line 101 (it ends inside that line's record); the 100 whole lines before it are read"),
+        "{err}"
+    );
+    assert_eq!(written, ids_of(&lines[..100]));
+
+    // A file whose last record is whole but has no newline after it is not cut off.
+    let site = temp_site(common::BASIC_CONFIG);
+    let file = site.path().join("snapshot.jsonl");
+    std::fs::write(&file, lines[..101].concat().trim_end()).unwrap();
+    let (out, written) = fetch_from(site.path(), &file);
+    assert_ok(&out);
+    assert_eq!(written, ids_of(&lines[..101]));
 }
