@@ -530,3 +530,7 @@ fn saved_oai_pages_are_read_by_fetch_from_like_a_harvest() {
         "{hep}"
     );
 }
+
+// After the helpers and `need_oai!`, which the harvests that must end use too.
+#[path = "bulk_arxiv/ends.rs"]
+mod ends;

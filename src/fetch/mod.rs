@@ -10,6 +10,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 mod feeds;
+mod list_progress;
 mod oai;
 mod snapshot;
 mod store;

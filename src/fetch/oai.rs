@@ -3,6 +3,7 @@
 //! page's token, so a killed harvest resumes where it stopped and gives what an
 //! uninterrupted one gives.
 
+use super::list_progress::ListProgress;
 use super::store::apply;
 use super::{FetchOptions, FetchSummary, SourceReport};
 use crate::config::{Config, SourceConfig};
@@ -19,7 +20,8 @@ use std::path::Path;
 const ARXIV_OAI: &str = "https://oaipmh.arxiv.org/oai";
 
 /// All of arXiv is under 3M records in pages of 1,000 or more: a harvest that asks for
-/// more pages than this is a server handing out tokens in a loop.
+/// more pages than this is a server handing out tokens in a loop (one that says no
+/// `completeListSize`, else `ListProgress` stops it long before).
 const MAX_PAGES: usize = 10_000;
 
 /// How often a page that came cut off (its XML ends early) is asked for again.
@@ -57,6 +59,7 @@ pub fn harvest(
         .filter_map(|w| Week::parse(w).ok())
         .collect();
     let mut kept = 0;
+    let mut list = ListProgress::new(harvest.resumption_token.as_deref());
     let result = (|| -> Result<()> {
         if let Some(token) = &harvest.resumption_token
             && let Some(note) = opts.note
@@ -86,6 +89,15 @@ pub fn harvest(
                     }
                     _ => bail!("GET {url}: OAI error {code}: {message}"),
                 }
+            }
+            // A page that would not move the list on is not written: the harvest stands at
+            // its request, as at any page that failed.
+            if let Err(why) = list.next_page(&page) {
+                let next_run = match &harvest.resumption_token {
+                    Some(t) => format!("the next run asks with resumptionToken {t} again"),
+                    None => "the next run starts its window again".into(),
+                };
+                bail!("GET {url}: {why}; the harvest stops here ({next_run})");
             }
             let papers = page.papers.len();
             let report = page_report(&label, &mut page);

@@ -31,6 +31,8 @@ pub fn is_snapshot(path: &Path) -> bool {
     path.is_file() && (name.ends_with(".jsonl") || name.ends_with(".json"))
 }
 
+/// Reads the snapshot at `path`. A file that ends early (a cut download) keeps the whole
+/// lines before the break, and the break is a failure naming its line.
 pub fn ingest(
     root: &Path,
     content_dir: &Path,
@@ -62,21 +64,10 @@ pub fn ingest(
     let mut kept = 0usize;
     let mut dropped_messages = 0usize;
     let mut lines: Vec<(usize, String)> = Vec::with_capacity(BATCH_LINES);
-    loop {
+    let mut broke = None;
+    while broke.is_none() {
         lines.clear();
-        while lines.len() < BATCH_LINES {
-            let mut line = String::new();
-            let n = reader
-                .read_line(&mut line)
-                .with_context(|| format!("{label}: cannot read line {}", line_no + 1))?;
-            if n == 0 {
-                break;
-            }
-            line_no += 1;
-            if !line.trim().is_empty() {
-                lines.push((line_no, line));
-            }
-        }
+        broke = read_batch(&mut reader, &mut line_no, &mut lines);
         if lines.is_empty() {
             break;
         }
@@ -121,8 +112,16 @@ pub fn ingest(
         summary.absorb(written);
         bar.advance(&label, summary.entries);
         if opts.max.is_some_and(|m| kept >= m) {
+            // What was asked for came before the break: the rest of the file is not wanted.
+            broke = None;
             break;
         }
+    }
+    if let Some(Break { line, why }) = broke {
+        summary.failed.push(format!(
+            "{label}: the file breaks off in line {line} ({why}); the {} whole lines before it are read",
+            line - 1
+        ));
     }
     if dropped_messages > 0 {
         summary.warnings.push(format!(
@@ -131,4 +130,49 @@ pub fn ingest(
     }
     bar.finish(summary.entries);
     Ok(summary)
+}
+
+/// Where a file that ends early broke, and why.
+struct Break {
+    line: usize,
+    why: String,
+}
+
+/// Reads up to a batch of lines (numbered from `line_no` on) into `lines`. A read that
+/// fails (a gzip stream cut off) or a last line that stops inside its record ends the
+/// file there; what was read of that line is not a record and is not kept.
+fn read_batch(
+    reader: &mut impl BufRead,
+    line_no: &mut usize,
+    lines: &mut Vec<(usize, String)>,
+) -> Option<Break> {
+    while lines.len() < BATCH_LINES {
+        let mut line = String::new();
+        let n = match reader.read_line(&mut line) {
+            Ok(n) => n,
+            Err(e) => {
+                return Some(Break {
+                    line: *line_no + 1,
+                    why: e.to_string(),
+                });
+            }
+        };
+        if n == 0 {
+            return None;
+        }
+        *line_no += 1;
+        // Only the last line can lack its newline; a whole record there is still whole.
+        if !line.ends_with('\n')
+            && serde_json::from_str::<serde::de::IgnoredAny>(&line).is_err_and(|e| e.is_eof())
+        {
+            return Some(Break {
+                line: *line_no,
+                why: "it ends inside that line's record".into(),
+            });
+        }
+        if !line.trim().is_empty() {
+            lines.push((*line_no, line));
+        }
+    }
+    None
 }

@@ -23,6 +23,8 @@ pub struct OaiPage {
     pub resumption_token: Option<String>,
     /// `completeListSize`, when the repository says it.
     pub complete_list_size: Option<usize>,
+    /// The token's `cursor` (records of the list before this page), when said.
+    pub cursor: Option<usize>,
     pub response_date: Option<DateTime<Utc>>,
     /// The OAI error code and its message (`badResumptionToken`, `noRecordsMatch`, …).
     pub error: Option<(String, String)>,
@@ -111,9 +113,9 @@ pub fn parse_document(doc: &xml::Document) -> Result<OaiPage, String> {
         }
     }
     if let Some(token) = list.first_in_ns(NS_OAI, "resumptionToken") {
-        page.complete_list_size = token
-            .attr("completeListSize")
-            .and_then(|n| n.trim().parse().ok());
+        let number = |name| token.attr(name).and_then(|n| n.trim().parse().ok());
+        page.complete_list_size = number("completeListSize");
+        page.cursor = number("cursor");
         let t = token.clean_text();
         page.resumption_token = (!t.is_empty()).then_some(t);
     }
@@ -357,5 +359,12 @@ mod tests {
         assert!(parse(b"<html><body><h1>Retry after 1 seconds</h1></body></html>").is_err());
         let cut = br#"<OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/"><ListRecords><record>"#;
         assert!(parse(cut).unwrap_err().contains("broke off"));
+        let next = br#"<OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/"><ListRecords><resumptionToken cursor="1000" completeListSize=" 2265 ">6511260|2001</resumptionToken></ListRecords></OAI-PMH>"#;
+        let page = parse(next).unwrap();
+        assert_eq!(
+            (page.resumption_token.as_deref(), page.cursor),
+            (Some("6511260|2001"), Some(1000))
+        );
+        assert_eq!(page.complete_list_size, Some(2265));
     }
 }
