@@ -6,7 +6,7 @@ mod review;
 
 pub use email::{EmailConfig, SmtpSecurity};
 pub use fetch::{FetchConfig, FilterConfig, SourceConfig, SourceKind};
-pub use review::{FigurePolicy, OpenAiConfig, ReviewConfig, SummarizerKind};
+pub use review::{FigurePolicy, OpenAiConfig, ResponseFormat, ReviewConfig, SummarizerKind};
 
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;

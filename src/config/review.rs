@@ -149,6 +149,50 @@ pub struct OpenAiConfig {
     /// Retries of a 429 or 5xx answer (Retry-After is honoured up to a minute).
     #[serde(default = "default_openai_retries")]
     pub retries: u32,
+    /// The most tokens the model may answer with: a headline and a one-liner in JSON
+    /// take about 100; a bound keeps a small model that rambles from running to the timeout.
+    #[serde(default = "default_max_tokens")]
+    pub max_tokens: u32,
+    /// How the answer's JSON schema is asked for (see `ResponseFormat`).
+    #[serde(default)]
+    pub response_format: ResponseFormat,
+}
+
+/// How a request asks for the answer's JSON schema: servers take different forms.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResponseFormat {
+    /// `json_schema`, then `json_object_schema`, then `json_object`: a form the server
+    /// rejects (HTTP 400, 422 or 500 naming it) is dropped for the rest of the run.
+    #[default]
+    Auto,
+    /// OpenAI's `{"type": "json_schema", "json_schema": {…}}` (OpenAI, vLLM, Ollama's
+    /// OpenAI-compatible endpoint).
+    JsonSchema,
+    /// `{"type": "json_object", "schema": {…}}` (llama-cpp-python's server).
+    JsonObjectSchema,
+    /// `{"type": "json_object"}`: JSON, with no schema.
+    JsonObject,
+    /// No `response_format` at all.
+    None,
+}
+
+impl ResponseFormat {
+    /// The forms to try, in order.
+    pub fn forms(self) -> Vec<ResponseFormat> {
+        match self {
+            ResponseFormat::Auto => vec![
+                ResponseFormat::JsonSchema,
+                ResponseFormat::JsonObjectSchema,
+                ResponseFormat::JsonObject,
+            ],
+            one => vec![one],
+        }
+    }
+}
+
+fn default_max_tokens() -> u32 {
+    200
 }
 
 fn default_api_key_env() -> String {

@@ -130,12 +130,13 @@ pub fn run(root: &Path, config: &Config, opts: &ReviewOptions) -> Result<ReviewS
                 .as_ref()
                 .ok_or_else(|| anyhow!("[review] summarizer = \"openai\" needs [review.openai]"))?;
             let templates = crate::render::load_templates(root, &config.theme)?;
-            let cache = (!opts.dry_run).then(|| root.join(".cache/review"));
+            // A dry run reads the answers kept, and keeps none.
             Box::new(summarize::openai::OpenAi::new(
                 openai,
                 templates,
                 &config.fetch.user_agent,
-                cache,
+                Some(root.join(".cache/review")),
+                !opts.dry_run,
             )?)
         }
     };
@@ -416,6 +417,10 @@ fn finish(
         summary
             .warnings
             .push(format!("{}: used the extractive summary: {why}", f.id));
+    }
+    if let Some(answer) = sum.refused {
+        summary.refused += 1;
+        summary.changes.push(format!("refused {}: {answer}", f.id));
     }
     summary.warnings.extend(p.warnings);
     let old_figure = f

@@ -20,6 +20,8 @@ pub struct ReviewSummary {
     /// Figure files removed: replaced, withheld now, or no paper's any more.
     pub figures_removed: usize,
     pub failed: Vec<String>,
+    /// Model answers the checks refused (the paper got the extractive review).
+    pub refused: usize,
     /// What was read with a fallback: a summarizer's failed answer, a figure that could
     /// not be used.
     pub warnings: Vec<String>,
@@ -51,6 +53,9 @@ impl std::fmt::Display for ReviewSummary {
         }
         if self.figures_removed > 0 {
             write!(f, ", {} figure files removed", self.figures_removed)?;
+        }
+        if self.refused > 0 {
+            write!(f, ", {} model answers refused by the checks", self.refused)?;
         }
         if !self.failed.is_empty() {
             write!(f, ", {} failed", self.failed.len())?;

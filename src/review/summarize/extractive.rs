@@ -16,7 +16,9 @@ pub struct Extractive;
 
 impl Summarizer for Extractive {
     fn summarize(&self, paper: &Input) -> Result<Summary> {
-        Ok(summarize(paper.abstract_text))
+        Ok(summarize(&super::check::describing_text(
+            paper.abstract_text,
+        )))
     }
 }
 
@@ -114,7 +116,7 @@ pub fn summarize(abstract_text: &str) -> Summary {
         headline,
         summary,
         by: "extractive".into(),
-        fell_back: None,
+        ..Default::default()
     }
 }
 

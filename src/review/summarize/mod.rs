@@ -30,6 +30,8 @@ pub struct Summary {
     pub by: String,
     /// Why the configured summarizer's answer was not used, when it fell back.
     pub fell_back: Option<String>,
+    /// The answer the checks refused (headline / summary), for `--dry-run`.
+    pub refused: Option<String>,
 }
 
 pub trait Summarizer: Sync {

@@ -160,6 +160,12 @@ fn markup(text: &str) -> impl Iterator<Item = &'static str> + '_ {
         .chain(followed(b'\\', |c| c.is_ascii_alphabetic()).then_some("\\command"))
 }
 
+/// The abstract without what `support` leaves out, for the extractive summary: a sentence
+/// that gives orders is no headline either.
+pub fn describing_text(abstract_text: &str) -> String {
+    support::sentences("", "", abstract_text).kept.join(" ")
+}
+
 fn format_number(n: &numbers::Number) -> String {
     match n.unit {
         numbers::Unit::Plain => format!("{}", n.value),
