@@ -488,7 +488,9 @@ fn chat_reply(prompt: &str) -> Reply {
             serde_json::json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": null, "refusal": "I can't help with that."}, "finish_reason": "stop"}]}),
         )
     } else {
-        message(r#"{"headline": "Busy then fine", "summary": "Answered after a 429."}"#)
+        message(
+            r#"{"headline": "Reading papers by hand is slower", "summary": "A method reads them faster."}"#,
+        )
     }
 }
 
@@ -551,7 +553,7 @@ fn a_chat_endpoint_writes_the_review_and_every_failure_falls_back() {
     let m = machine(&busy);
     assert_eq!(
         (s(&m, "headline"), s(&m, "by")),
-        ("Busy then fine", "test-model-1")
+        ("Reading papers by hand is slower", "test-model-1")
     );
     for (path, why) in [
         (&malformed, "malformed answer"),

@@ -271,6 +271,28 @@ pub fn numbers(text: &str) -> Vec<Number> {
     out
 }
 
+/// Whether a word is one `numbers` reads as a number or a unit (so it is not a content
+/// word as well).
+pub fn is_number_word(w: &str) -> bool {
+    word_value(w, WORDS).is_some()
+        || word_value(w, FACTORS).is_some()
+        || w.strip_suffix("fold")
+            .is_some_and(|n| n.is_empty() || word_value(n, WORDS).is_some())
+        || matches!(
+            w,
+            "one"
+                | "percent"
+                | "percentage"
+                | "times"
+                | "thousand"
+                | "million"
+                | "millions"
+                | "billion"
+                | "billions"
+                | "trillion"
+        )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -330,26 +352,4 @@ mod tests {
         assert!(stated("cuts GPU-hours 56%, latency 36 %"), "rounded");
         assert!(!stated("cuts GPU-hours 57%"));
     }
-}
-
-/// Whether a word is one `numbers` reads as a number or a unit (so it is not a content
-/// word as well).
-pub fn is_number_word(w: &str) -> bool {
-    word_value(w, WORDS).is_some()
-        || word_value(w, FACTORS).is_some()
-        || w.strip_suffix("fold")
-            .is_some_and(|n| n.is_empty() || word_value(n, WORDS).is_some())
-        || matches!(
-            w,
-            "one"
-                | "percent"
-                | "percentage"
-                | "times"
-                | "thousand"
-                | "million"
-                | "millions"
-                | "billion"
-                | "billions"
-                | "trillion"
-        )
 }

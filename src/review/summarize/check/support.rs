@@ -24,9 +24,10 @@ pub fn sentences(title: &str, comment: &str, abstract_text: &str) -> Sentences {
         let sentences =
             crate::review::summarize::extractive::sentences(&without_tex_comments(text));
         for s in sentences.iter().flat_map(|s| by_script(s)) {
-            let words = words(&s);
-            let keep =
-                !gives_orders(&s, &words, is_title) && !(latin_paper && is_foreign(&s, &words));
+            let words = words(s);
+            let orders_or_foreign =
+                gives_orders(s, &words, is_title) || (latin_paper && is_foreign(s, &words));
+            let keep = !orders_or_foreign;
             if keep {
                 out.kept.push(s.to_string());
             } else {
