@@ -4,6 +4,12 @@
 //! from the abstract. No rule was tuned to a paper of this page.
 //!
 //!   cargo run --release --example review_quality [-- ../shared/seeds/pith-cs.DC-category-page.txt] [-v]
+//!
+//! With `--endpoint URL --model NAME` (an OpenAI-compatible chat endpoint; `bench/review_model.sh`
+//! starts llama.cpp's with SmolLM2), the same 80 papers go through the model as `review`
+//! sends them, prompt, schema, checks and all: papers a minute, how many answers pass the
+//! checks and why the others did not, and ROUGE-1 of the lines that land beside the
+//! extractive summarizer's.
 
 use paperboy::review::summarize::{Input, check, extractive};
 
@@ -106,6 +112,10 @@ fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let verbose = args.iter().any(|a| a == "-v");
     args.retain(|a| a != "-v");
+    let model = take_option(&mut args, "--endpoint").map(|endpoint| {
+        let name = take_option(&mut args, "--model").unwrap_or_else(|| "model".into());
+        (endpoint, name)
+    });
     let path = args
         .first()
         .cloned()
@@ -160,6 +170,103 @@ fn main() {
         100.0 * kept_key as f64 / with_key.max(1) as f64
     );
     honest_answers_checked(&cards, verbose);
+    if let Some((endpoint, name)) = model {
+        through_a_model(&cards, &endpoint, &name, verbose);
+    }
+}
+
+fn take_option(args: &mut Vec<String>, name: &str) -> Option<String> {
+    let at = args.iter().position(|a| a == name)?;
+    args.remove(at);
+    (at < args.len()).then(|| args.remove(at))
+}
+
+/// The cards reviewed through a chat endpoint as `review` does it.
+fn through_a_model(cards: &[Card], endpoint: &str, name: &str, verbose: bool) {
+    use paperboy::review::summarize::{Summarizer, openai::OpenAi};
+    let config: paperboy::config::OpenAiConfig = toml::from_str(&format!(
+        "endpoint = {endpoint:?}\nmodel = {name:?}\ntimeout_seconds = 120\nrequests_per_minute = 6000\n"
+    ))
+    .unwrap();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let templates = paperboy::render::load_templates(root, "default").unwrap();
+    let model = OpenAi::new(&config, templates, "paperboy-bench", None, false).unwrap();
+    let start = std::time::Instant::now();
+    let (mut used, mut refused, mut failed) = (0, 0, 0);
+    let mut reasons: std::collections::BTreeMap<String, usize> = Default::default();
+    let (mut h1, mut s1, mut h1_used, mut s1_used) = (0.0, 0.0, 0.0, 0.0);
+    for c in cards {
+        let input = Input {
+            id: "",
+            version: 1,
+            title: &c.title,
+            abstract_text: &c.abstract_text,
+            comment: "",
+            categories: &["cs.DC".to_string()],
+        };
+        let s = model.summarize(&input).unwrap();
+        let (h, o) = (
+            rouge1(&words(&s.headline), &words(&c.headline)),
+            rouge1(&words(&s.summary), &words(&c.oneliner)),
+        );
+        h1 += h;
+        s1 += o;
+        match (&s.fell_back, &s.refused) {
+            (None, _) => {
+                used += 1;
+                h1_used += h;
+                s1_used += o;
+            }
+            (Some(_), Some(_)) => refused += 1,
+            (Some(_), None) => failed += 1,
+        }
+        if let Some(why) = &s.fell_back {
+            // The rule or the failure, without the paper's own words.
+            let key: String = why
+                .split(": ")
+                .nth(if s.refused.is_some() { 2 } else { 1 })
+                .unwrap_or(why)
+                .chars()
+                .take(60)
+                .collect();
+            *reasons.entry(key).or_default() += 1;
+        }
+        if verbose {
+            println!(
+                "pith:  {}\nmodel: {}\n       {}\n       {}\n",
+                c.headline,
+                s.refused.as_deref().unwrap_or(&s.headline),
+                s.summary,
+                s.fell_back.as_deref().unwrap_or("used")
+            );
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    let n = cards.len() as f64;
+    println!(
+        "{name} at {endpoint}: {} papers in {secs:.0} s, {:.1} papers a minute",
+        cards.len(),
+        n * 60.0 / secs
+    );
+    println!(
+        "answers: {used} used ({:.0} %), {refused} refused by the checks, {failed} failed",
+        100.0 * used as f64 / n
+    );
+    for (why, count) in &reasons {
+        println!("  {count:>3}  {why}");
+    }
+    println!(
+        "ROUGE-1 F1 of what lands (model where used, extractive otherwise): headline {:.3}, one-liner {:.3}",
+        h1 / n,
+        s1 / n
+    );
+    if used > 0 {
+        println!(
+            "ROUGE-1 F1 of the {used} model answers used: headline {:.3}, one-liner {:.3}",
+            h1_used / used as f64,
+            s1_used / used as f64
+        );
+    }
 }
 
 /// pith's headlines and one-liners, written by a model from the abstract, as honest

@@ -346,3 +346,35 @@ fn honest_answers_land_and_obeyed_instructions_reach_no_page_feed_email_or_snaps
         .count();
     assert!(email > 0 && snapshot > 0);
 }
+
+/// The same eight papers through a real model (`bench/review_model.sh` starts llama.cpp's
+/// server with SmolLM2-135M-Instruct and names it in PAPERBOY_MODEL_ENDPOINT): asked for
+/// the schema with a bound on tokens, every answer is a well-formed object in time, and
+/// whatever the model makes of the six instructions, none reaches a paper's review.
+#[cfg(feature = "model-tests")]
+#[test]
+fn a_real_model_answers_in_the_schema_and_its_obeyed_instructions_are_refused() {
+    let endpoint = std::env::var("PAPERBOY_MODEL_ENDPOINT")
+        .expect("PAPERBOY_MODEL_ENDPOINT: the chat endpoint of a running model server");
+    let site = site(&endpoint, "smollm2");
+    let root = site.path();
+    let config =
+        read(root.join("paperboy.toml")).replace("timeout_seconds = 5", "timeout_seconds = 120");
+    std::fs::write(root.join("paperboy.toml"), config).unwrap();
+    let out = review(root, &[]);
+    assert_ok(&out);
+    let err = stderr(&out);
+    println!("{err}");
+    for id in IDS {
+        let (headline, summary, by) = machine(root, id);
+        println!("{id} [{by}] {headline} / {summary}");
+        assert!(
+            !headline.contains("PAPERCOIN") && !summary.contains("PAPERCOIN"),
+            "{id}"
+        );
+        if by == "extractive" {
+            let line = err.lines().find(|l| l.contains(id)).unwrap();
+            assert!(line.contains("the answer was refused"), "{line}");
+        }
+    }
+}

@@ -294,8 +294,10 @@ fn answer_schema() -> serde_json::Value {
     serde_json::json!({
         "type": "object",
         "properties": {
-            "headline": {"type": "string", "maxLength": HEADLINE_CHARS},
-            "summary": {"type": "string", "maxLength": SUMMARY_CHARS},
+            // No maxLength: llama.cpp's grammar enforces it by cutting mid-word; a line too
+            // long is refused by `read_answer` instead.
+            "headline": {"type": "string"},
+            "summary": {"type": "string"},
         },
         "required": ["headline", "summary"],
         "additionalProperties": false,
@@ -335,8 +337,11 @@ fn read_answer(json: &serde_json::Value) -> Result<Answer> {
             refusal.chars().take(200).collect::<String>()
         );
     }
-    if choice.get("finish_reason").and_then(|f| f.as_str()) == Some("content_filter") {
-        bail!("the model refused (content filter)");
+    match choice.get("finish_reason").and_then(|f| f.as_str()) {
+        Some("content_filter") => bail!("the model refused (content filter)"),
+        // Cut at max_tokens: what is there may still parse, and be half a line.
+        Some("length") => bail!("malformed answer: cut off at max_tokens"),
+        _ => {}
     }
     let content = message
         .get("content")
