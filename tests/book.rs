@@ -17,7 +17,9 @@ fn mdbook() -> Option<PathBuf> {
         return Some(PathBuf::from(path));
     }
     let found = Command::new("mdbook").arg("--version").output();
-    found.is_ok_and(|o| o.status.success()).then(|| "mdbook".into())
+    found
+        .is_ok_and(|o| o.status.success())
+        .then(|| "mdbook".into())
 }
 
 #[test]
@@ -79,5 +81,8 @@ fn the_book_builds_without_warnings_or_broken_links() {
     let templates = common::read(out.path().join("templates.html"));
     assert!(templates.contains("receive"), "TEMPLATES.md not included");
     let cli = common::read(out.path().join("command-line.html"));
-    assert!(cli.contains("paperboy snapshot"), "generated/cli.md not included");
+    assert!(
+        cli.contains("paperboy snapshot"),
+        "generated/cli.md not included"
+    );
 }

@@ -56,7 +56,10 @@ fn arg_name(arg: &clap::Arg) -> String {
     if let Some(s) = arg.get_short() {
         name.push_str(&format!("-{s}, "));
     }
-    name.push_str(&format!("--{}", arg.get_long().unwrap_or(arg.get_id().as_str())));
+    name.push_str(&format!(
+        "--{}",
+        arg.get_long().unwrap_or(arg.get_id().as_str())
+    ));
     if arg.get_action().takes_values() {
         name.push(' ');
         name.push_str(&values.join(" "));
@@ -106,7 +109,8 @@ fn args_table(out: &mut String, args: &[&clap::Arg]) {
 fn reference() -> String {
     let mut cmd = cli::Cli::command();
     cmd.build();
-    let shown = |a: &&clap::Arg| !a.is_hide_set() && !["help", "version"].contains(&a.get_id().as_str());
+    let shown =
+        |a: &&clap::Arg| !a.is_hide_set() && !["help", "version"].contains(&a.get_id().as_str());
     let mut out = String::from(
         "<!-- Made by tests/docs_cli.rs from src/cli.rs; do not edit: run\n     PAPERBOY_WRITE_DOCS=1 cargo test --test docs_cli -->\n\n",
     );
