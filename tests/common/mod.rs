@@ -50,7 +50,9 @@ fn record_skip(why: &str) {
         .and_then(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
         .unwrap_or_default();
     // Cargo names a test binary `<file>-<hash>`.
-    let binary = binary.rsplit_once('-').map_or(binary.as_str(), |(name, _)| name);
+    let binary = binary
+        .rsplit_once('-')
+        .map_or(binary.as_str(), |(name, _)| name);
     let thread = std::thread::current();
     let test = thread.name().unwrap_or("unnamed");
     let dir = PathBuf::from(dir);
