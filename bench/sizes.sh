@@ -28,9 +28,9 @@ for N in ${sizes[*]}; do
     { split($2, p, "/"); top = (index($2, "/") ? p[1] "/" : "(top files)");
       bytes[top] += $1; files[top]++; total += $1; count++ }
     END {
-      for (t in bytes) printf "%-14s %14d %10d %12.0f\n", t, bytes[t], files[t], bytes[t] / n | "sort -k2 -nr";
+      for (t in bytes) printf "%-14s %14.0f %10d %12.0f\n", t, bytes[t], files[t], bytes[t] / n | "sort -k2 -nr";
       close("sort -k2 -nr");
-      printf "%-14s %14d %10d %12.0f\n", "total", total, count, total / n }'
+      printf "%-14s %14.0f %10d %12.0f\n", "total", total, count, total / n }'
   echo "largest files:"
   find "$site" -type f -printf '%s %P\n' | sort -nr | sed -n 1,5p
   # A paper page and what its head weighs, the first place item 2 looks.
