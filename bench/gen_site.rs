@@ -2,10 +2,11 @@
 //! the same pages as a Hugo site and a Zola site, for benchmarks.
 //!
 //! cargo run --release --example gen_site -- N OUT_DIR [--hugo HUGO_DIR] [--zola ZOLA_DIR]
-//!     [--without-last-week]
+//!     [--without-last-week] [--per-week K]   (K papers a week, 2,800 unless given)
 //!     [--authors-only]   (print the authorship distribution, write nothing)
 //!
-//! Realistic sizes: ~1.5 KB abstracts, 3-8 authors, 1-4 categories, 2,000 papers a week.
+//! Realistic sizes: ~1.5 KB abstracts, 3-8 authors, 1-4 categories, 400 papers a day
+//! (2,800 a week, a field's such as cs.LG); `--per-week` for a category's 86 or 300.
 //! Deterministic: the same N gives the same files.
 
 use std::fmt::Write as _;
@@ -145,7 +146,7 @@ fn print_authorship(papers: &[Paper]) {
     );
 }
 
-fn generate(n: usize) -> Vec<Paper> {
+fn generate(n: usize, per_week: usize) -> Vec<Paper> {
     let vocab: Vec<&str> = WORDS.split_whitespace().collect();
     let mut rng = Rng(0x9E3779B97F4A7C15 ^ n as u64);
     let mut slots: Vec<Vec<usize>> = vec![Vec::new(); CATEGORIES.len()];
@@ -153,7 +154,9 @@ fn generate(n: usize) -> Vec<Paper> {
     let start = chrono::NaiveDate::from_ymd_opt(2020, 1, 6).unwrap();
     (0..n)
         .map(|i| {
-            let day = start + chrono::Duration::days((i / 400) as i64); // 2,000 a 5-day week
+            // Spread evenly over the days of each week (2,800: 400 a day); weeks start on
+            // Monday 2020-01-06.
+            let day = start + chrono::Duration::days((i * 7 / per_week) as i64);
             let yymm = day.format("%y%m").to_string();
             let id = format!("{yymm}.{:05}", i % 100_000);
             let mut categories: Vec<String> = Vec::new();
@@ -416,7 +419,7 @@ fn copy_dir(from: &Path, to: &Path) {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: gen_site N OUT_DIR [--hugo HUGO_DIR] [--zola ZOLA_DIR] [--without-last-week] [--authors-only]";
+    let usage = "usage: gen_site N OUT_DIR [--hugo HUGO_DIR] [--zola ZOLA_DIR] [--without-last-week] [--per-week K] [--authors-only]";
     let n: usize = args.get(1).and_then(|s| s.parse().ok()).expect(usage);
     let out = PathBuf::from(args.get(2).expect(usage));
     let hugo = args
@@ -427,7 +430,13 @@ fn main() {
         .iter()
         .position(|a| a == "--zola")
         .map(|i| PathBuf::from(args.get(i + 1).expect(usage)));
-    let mut papers = generate(n);
+    let per_week: usize = args
+        .iter()
+        .position(|a| a == "--per-week")
+        .map(|i| args.get(i + 1).and_then(|k| k.parse().ok()).expect(usage))
+        .unwrap_or(2_800);
+    assert!(per_week > 0, "{usage}");
+    let mut papers = generate(n, per_week);
     // For incremental-build benchmarks: the same site one week earlier, so that running
     // again without the flag adds exactly one week of papers.
     if args.iter().any(|a| a == "--without-last-week") {

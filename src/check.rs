@@ -16,6 +16,15 @@ pub struct CheckReport {
     pub broken: Vec<String>,
     /// Temporary files of killed runs, removed from `content/`.
     pub temporaries_removed: usize,
+    /// The host's limits the site nears or is past (`host` in paperboy.toml).
+    pub limits: Vec<crate::host::Finding>,
+}
+
+impl CheckReport {
+    /// No broken link, and within every limit of the host.
+    pub fn ok(&self) -> bool {
+        self.broken.is_empty() && !self.limits.iter().any(|l| l.over)
+    }
 }
 
 impl std::fmt::Display for CheckReport {
@@ -26,7 +35,12 @@ impl std::fmt::Display for CheckReport {
             self.pages,
             self.links,
             self.broken.len()
-        )
+        )?;
+        let over = self.limits.iter().filter(|l| l.over).count();
+        if over > 0 {
+            write!(f, "; over {over} of the host's limits")?;
+        }
+        Ok(())
     }
 }
 
@@ -41,6 +55,7 @@ pub fn run(root: &Path, config: &Config, locked: bool) -> Result<CheckReport> {
     let built = crate::build::run(root, config, &out, &options)?;
     let mut report = check_links(&out, &Urls::new(&config.base_url))?;
     report.temporaries_removed = built.temporaries_removed;
+    report.limits = crate::host::assess(config.host(), config.host.is_some(), &built.size);
     Ok(report)
 }
 

@@ -10,6 +10,7 @@ pub mod check;
 pub mod config;
 pub mod email;
 pub mod fetch;
+pub mod host;
 pub mod init;
 pub mod kept;
 pub mod license;

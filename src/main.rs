@@ -317,6 +317,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if !cli.quiet {
                 eprintln!("{report}");
             }
+            let host = config.host.is_some();
+            for finding in paperboy::host::assess(config.host(), host, &report.size) {
+                eprintln!("warning: {finding}");
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Email {
@@ -385,6 +389,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             for line in &report.broken {
                 println!("broken link: {line}");
             }
+            for finding in &report.limits {
+                eprintln!("{}: {finding}", finding.label());
+            }
             if report.temporaries_removed > 0 && !cli.quiet {
                 eprintln!(
                     "note: removed {} temporary files that killed runs left in content/",
@@ -394,7 +401,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if !cli.quiet {
                 eprintln!("{report}");
             }
-            Ok(exit_code(report.broken.is_empty()))
+            Ok(exit_code(report.ok()))
         }
         Command::Snapshot { out, .. } => {
             return_freed_memory_sooner();

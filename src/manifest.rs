@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::Xxh3;
 
 /// Bumped whenever what a fingerprint covers, or what a manifest holds, changes.
-const FORMAT: u32 = 4;
+const FORMAT: u32 = 5;
 
 /// What a manifest starts with.
 const MAGIC: &[u8; 8] = b"pbmanif\n";
@@ -67,7 +67,7 @@ struct File<P> {
     format: u32,
     /// Site-wide inputs: binary, config, templates, what every page sees.
     site: Fingerprint,
-    /// Site-relative page path -> fingerprint, sorted by path.
+    /// Site-relative page path -> fingerprint and size in bytes, sorted by path.
     pages: P,
     /// What related papers and the search index are computed from (every paper's id,
     /// title, abstract, authors, categories, date), and the related papers it gave.
@@ -84,8 +84,9 @@ pub struct Previous {
     pub related: Vec<Vec<usize>>,
 }
 
-/// Files by site-relative path, each with the fingerprint it was made with; sorted by
-/// path, one entry per path. A site has 240,000 files at 100,000 papers and every build
+/// Files by site-relative path, each with the fingerprint it was made with and its size;
+/// sorted by path, one entry per path. The sizes are what `build` reports of the site, and
+/// checks against its host's limits, without reading the folder again. A site has 240,000 files at 100,000 papers and every build
 /// holds two or three such lists: the paths are kept end to end in one string, which
 /// takes half the memory of a `String` each.
 #[derive(Default)]
@@ -94,28 +95,36 @@ pub struct Files {
     /// Where each path ends in `paths`.
     ends: Vec<u32>,
     fingerprints: Vec<Fingerprint>,
+    /// Bytes of each file.
+    sizes: Vec<u64>,
 }
+
+/// One file of a list: its site-relative path, the fingerprint it was made with, its size.
+pub type Entry<'a> = (&'a str, Fingerprint, u64);
 
 impl Files {
     /// From entries sorted by path; a path listed twice (a static file over a page)
     /// counts as its last entry, as it did when the list was collected into a map.
     pub fn from_sorted<'a>(
-        entries: impl IntoIterator<Item = (&'a str, Fingerprint), IntoIter: Clone + ExactSizeIterator>,
+        entries: impl IntoIterator<Item = Entry<'a>, IntoIter: Clone + ExactSizeIterator>,
     ) -> Files {
         let entries = entries.into_iter();
         let mut files = Files {
-            paths: String::with_capacity(entries.clone().map(|(rel, _)| rel.len()).sum()),
+            paths: String::with_capacity(entries.clone().map(|(rel, _, _)| rel.len()).sum()),
             ends: Vec::with_capacity(entries.len()),
             fingerprints: Vec::with_capacity(entries.len()),
+            sizes: Vec::with_capacity(entries.len()),
         };
-        for (rel, fp) in entries {
+        for (rel, fp, size) in entries {
             if !files.is_empty() && files.path(files.len() - 1) == rel {
                 *files.fingerprints.last_mut().expect("not empty") = fp;
+                *files.sizes.last_mut().expect("not empty") = size;
                 continue;
             }
             files.paths.push_str(rel);
             files.ends.push(files.paths.len() as u32);
             files.fingerprints.push(fp);
+            files.sizes.push(size);
         }
         files
     }
@@ -135,6 +144,15 @@ impl Files {
 
     pub fn fingerprint(&self, i: usize) -> Fingerprint {
         self.fingerprints[i]
+    }
+
+    pub fn size(&self, i: usize) -> u64 {
+        self.sizes[i]
+    }
+
+    /// Every file with its fingerprint and size, in order.
+    pub fn entries(&self) -> impl ExactSizeIterator<Item = Entry<'_>> + Clone {
+        (0..self.len()).map(|i| (self.path(i), self.fingerprints[i], self.sizes[i]))
     }
 
     pub fn iter(&self) -> impl ExactSizeIterator<Item = (&str, Fingerprint)> + Clone {
@@ -164,10 +182,11 @@ impl Files {
     }
 }
 
-/// Writes the list as a sequence of `(path, fingerprint)`, which is what it reads back as.
+/// Writes the list as a sequence of `(path, fingerprint, size)`, which is what it reads
+/// back as.
 impl Serialize for Files {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.iter())
+        s.collect_seq(self.entries())
     }
 }
 
@@ -246,8 +265,7 @@ fn set_aside_path(output: &Path) -> PathBuf {
 /// The manifest at `path`, if it is in this paperboy's format: its pages, and the rest.
 fn read(path: &Path) -> Option<(Listed, File<()>)> {
     let bytes = std::fs::read(path).ok()?;
-    let file: File<Vec<(&str, Fingerprint)>> =
-        postcard::from_bytes(bytes.strip_prefix(MAGIC)?).ok()?;
+    let file: File<Vec<Entry>> = postcard::from_bytes(bytes.strip_prefix(MAGIC)?).ok()?;
     if file.format != FORMAT {
         return None;
     }
@@ -385,7 +403,9 @@ mod tests {
     fn listed(files: &[(&str, u128)]) -> Listed {
         let mut files = files.to_vec();
         files.sort_unstable();
-        Listed::new(Files::from_sorted(files.iter().copied()))
+        Listed::new(Files::from_sorted(
+            files.iter().map(|&(rel, fp)| (rel, fp, 0)),
+        ))
     }
 
     #[test]
@@ -432,7 +452,10 @@ mod tests {
         let pages: Vec<(String, u128)> = (0..3000)
             .map(|i| (format!("papers/{i:05}/index.html"), i * 7 + 1))
             .collect();
-        let entries: Vec<(&str, u128)> = pages.iter().map(|(r, f)| (r.as_str(), *f)).collect();
+        let entries: Vec<Entry> = pages
+            .iter()
+            .map(|(r, f)| (r.as_str(), *f, *f as u64 * 3))
+            .collect();
         let files = Files::from_sorted(entries.iter().copied());
         let related = vec![vec![2, 1], vec![], vec![0]];
         let record = Record {
@@ -449,6 +472,7 @@ mod tests {
         for (i, (rel, fp)) in pages.iter().enumerate() {
             assert_eq!(previous.pages.get(path_key(rel)), Some((i, *fp)));
             assert_eq!(previous.pages.files().path(i), rel);
+            assert_eq!(previous.pages.files().size(i), *fp as u64 * 3);
         }
         // Moved with its folder, it still describes it; without the folder, nothing.
         let moved = tempfile::tempdir().unwrap();

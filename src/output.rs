@@ -2,7 +2,7 @@
 //! standby copy of the site before, or a new staging folder), swapped in whole at the end.
 //! A build that fails leaves the site in the target as it was.
 
-use crate::manifest::{Files, Fingerprint, Listed, path_key};
+use crate::manifest::{Entry, Files, Fingerprint, Listed, path_key};
 use anyhow::{Context, Result, bail};
 // Keys are the site's own paths: FxHash, several times faster than SipHash, is safe here.
 use rustc_hash::FxHashSet;
@@ -35,8 +35,9 @@ pub struct Output {
     /// An incremental build keeps the site it replaces as the next build's standby.
     keep_replaced: bool,
     reused: AtomicUsize,
-    /// Every file written, for the next build's manifest (with the kept and linked ones).
-    pages: Mutex<Vec<(String, Fingerprint)>>,
+    /// Every file written with its size, for the next build's manifest (with the kept and
+    /// linked ones).
+    pages: Mutex<Vec<(String, Fingerprint, u64)>>,
 }
 
 /// One flag per file of a list, set from any thread: which files this build kept, without
@@ -44,8 +45,8 @@ pub struct Output {
 struct Marks(Vec<AtomicU64>);
 
 /// The files of `list` whose mark is set.
-fn marked<'a>(list: &'a Listed, marks: &'a Marks) -> impl Iterator<Item = (&'a str, Fingerprint)> {
-    let files = list.files().iter().enumerate();
+fn marked<'a>(list: &'a Listed, marks: &'a Marks) -> impl Iterator<Item = Entry<'a>> {
+    let files = list.files().entries().enumerate();
     files.filter(|(i, _)| marks.get(*i)).map(|(_, file)| file)
 }
 
@@ -167,8 +168,9 @@ impl Output {
         if self.reuse(rel, fingerprint)? {
             return Ok(());
         }
-        self.write_file(rel, &make()?)?;
-        self.record(rel, fingerprint);
+        let bytes = make()?;
+        self.write_file(rel, &bytes)?;
+        self.record(rel, fingerprint, bytes.len());
         Ok(())
     }
 
@@ -235,14 +237,15 @@ impl Output {
                 .is_some_and(|(i, _)| self.linked.get(i))
     }
 
-    fn lock_pages(&self) -> std::sync::MutexGuard<'_, Vec<(String, Fingerprint)>> {
+    fn lock_pages(&self) -> std::sync::MutexGuard<'_, Vec<(String, Fingerprint, u64)>> {
         self.pages
             .lock()
             .expect("no panics while holding the page list")
     }
 
-    fn record(&self, rel: &str, fingerprint: Fingerprint) {
-        self.lock_pages().push((rel.to_string(), fingerprint));
+    fn record(&self, rel: &str, fingerprint: Fingerprint, bytes: usize) {
+        self.lock_pages()
+            .push((rel.to_string(), fingerprint, bytes as u64));
     }
 
     pub fn reused(&self) -> usize {
@@ -298,7 +301,7 @@ impl Output {
             return Ok(());
         }
         self.write_file(rel, bytes)?;
-        self.record(rel, fingerprint);
+        self.record(rel, fingerprint, bytes.len());
         Ok(())
     }
 
@@ -345,7 +348,7 @@ impl Output {
         // rendered there, whatever the last build left.
         let over_pages: FxHashSet<String> = {
             let pages = self.lock_pages();
-            let written: FxHashSet<&str> = pages.iter().map(|(rel, _)| rel.as_str()).collect();
+            let written: FxHashSet<&str> = pages.iter().map(|(rel, _, _)| rel.as_str()).collect();
             files
                 .keys()
                 .filter(|rel| self.made(rel, &written))
@@ -372,9 +375,9 @@ impl Output {
 
     /// Removes what the standby held that this build did not make, and the folders
     /// that leaves empty. `written` are the files this build wrote.
-    fn remove_stale(&self, written: &[(String, Fingerprint)]) -> Result<()> {
+    fn remove_stale(&self, written: &[(String, Fingerprint, u64)]) -> Result<()> {
         use rayon::prelude::*;
-        let written: FxHashSet<&str> = written.iter().map(|(rel, _)| rel.as_str()).collect();
+        let written: FxHashSet<&str> = written.iter().map(|(rel, _, _)| rel.as_str()).collect();
         let standby = self.standby.files();
         let stale: Vec<&str> = (0..standby.len())
             .into_par_iter()
@@ -400,7 +403,7 @@ impl Output {
     }
 
     /// Puts the new site in place of the old in one step where the OS allows it, and
-    /// returns its files with their fingerprints, for the manifest. True in the second
+    /// returns its files with their fingerprints and sizes, for the manifest. True in the second
     /// place when the replaced site was kept as the next build's standby.
     pub fn commit(mut self) -> Result<(Files, bool)> {
         let written = std::mem::take(&mut *self.lock_pages());
@@ -413,18 +416,18 @@ impl Output {
         // entries sort by path, then by when they were made, kept files first, and
         // `from_sorted` takes a path's last entry. By fingerprint, which of the two won
         // was the larger hash's, and a site's own 404.html could be lost to the page.
-        let mut all: Vec<(&str, u32, Fingerprint)> = marked(&current, &self.linked)
+        let mut all: Vec<(&str, u32, Fingerprint, u64)> = marked(&current, &self.linked)
             .chain(marked(&standby, &self.kept))
-            .map(|(rel, fp)| (rel, 0, fp))
+            .map(|(rel, fp, size)| (rel, 0, fp, size))
             .chain(
                 written
                     .iter()
                     .enumerate()
-                    .map(|(n, (rel, fp))| (rel.as_str(), n as u32 + 1, *fp)),
+                    .map(|(n, (rel, fp, size))| (rel.as_str(), n as u32 + 1, *fp, *size)),
             )
             .collect();
         rayon::slice::ParallelSliceMut::par_sort_unstable(&mut all[..]);
-        let pages = Files::from_sorted(all.iter().map(|&(rel, _, fp)| (rel, fp)));
+        let pages = Files::from_sorted(all.iter().map(|&(rel, _, fp, size)| (rel, fp, size)));
         drop(all);
         crate::drop_in_background((current, standby, written));
         let dir = match self.fresh {

@@ -66,6 +66,18 @@ fn paper_pages_carry_citation_tags_json_ld_and_bibtex() {
     let json = json_ld(&html);
     assert_eq!(json["@type"], "ScholarlyArticle");
     assert_eq!(json["name"], f["title"].as_str().unwrap());
+    // The abstract twice: as text, for readers and for Google Scholar (whose inclusion
+    // guidelines ask to see it on the page), and as `citation_abstract` for reference
+    // managers. Not a third time in the JSON-LD, on one line (issue #78: bytes a paper).
+    let abstract_text = f["abstract"].as_str().unwrap();
+    assert_eq!(meta(&html, "citation_abstract"), [abstract_text]);
+    assert!(html.contains("<section class=\"abstract-full\""));
+    assert!(json.get("abstract").is_none(), "{json}");
+    let record = html
+        .split("<script type=\"application/ld+json\">")
+        .nth(1)
+        .unwrap();
+    assert!(!record[..record.find("</script>").unwrap()].contains('\n'));
     assert_eq!(json["author"][1]["name"], "Taher A. Ghaleb");
     assert_eq!(json["identifier"][0], "arXiv:2604.03438");
     // The digest made the record; the paper is arXiv's. As "publisher" the digest was

@@ -196,7 +196,7 @@ fn saved_pages_give_figures_badges_licences_and_leave_people_s_words() {
         "<a href=\"http://creativecommons.org/licenses/by/4.0/\" rel=\"license\">CC BY 4.0</a>"
     ));
     let ld = page.split("application/ld+json\">").nth(1).unwrap();
-    assert!(ld.contains("\"license\": \"http://creativecommons.org/licenses/by/4.0/\""));
+    assert!(ld.contains("\"license\":\"http://creativecommons.org/licenses/by/4.0/\""));
     assert_ok(&paperboy(root, &["check"]));
 }
 

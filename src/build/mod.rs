@@ -48,6 +48,8 @@ pub struct BuildReport {
     pub papers: usize,
     pub weeks: usize,
     pub categories: usize,
+    /// The whole site's bytes, files, largest file and fullest folder, kept files too.
+    pub size: crate::host::SiteSize,
     pub steps: Vec<Step>,
     pub total: Duration,
     /// Temporary files of killed runs removed from `content/`.
@@ -71,6 +73,16 @@ impl std::fmt::Display for BuildReport {
                 "; {} unchanged files kept from the last build",
                 thousands(self.reused)
             )?;
+        }
+        let size = &self.size;
+        write!(
+            f,
+            "\nsite: {} in {} files",
+            crate::host::bytes(size.bytes),
+            thousands(size.files)
+        )?;
+        if let Some((rel, bytes)) = &size.largest {
+            write!(f, ", the largest {rel} ({})", crate::host::bytes(*bytes))?;
         }
         Ok(())
     }
@@ -320,6 +332,8 @@ pub fn run_then<T>(
         },
     )?;
     steps.done("manifest");
+    let size = crate::host::SiteSize::of(&manifest);
+    steps.done("site size");
     let report = BuildReport {
         pages,
         reused,
@@ -328,6 +342,7 @@ pub fn run_then<T>(
         papers: site.papers.len(),
         weeks: site.digests.len(),
         categories: site.categories.len(),
+        size,
         steps: steps.list,
         total: started.elapsed(),
         temporaries_removed,

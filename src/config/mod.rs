@@ -8,6 +8,7 @@ pub use email::{EmailConfig, SmtpSecurity};
 pub use fetch::{FetchConfig, FilterConfig, SourceConfig, SourceKind};
 pub use review::{FigurePolicy, OpenAiConfig, ResponseFormat, ReviewConfig, SummarizerKind};
 
+use crate::host::Host;
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 use std::path::Path;
@@ -49,6 +50,9 @@ pub struct Config {
     /// order, then by size. Default: the categories its sources ask for.
     #[serde(default)]
     pub categories: Vec<String>,
+    /// Where the site is published, for its documented limits: `host()`.
+    #[serde(default)]
+    pub host: Option<Host>,
 }
 
 fn default_theme() -> String {
@@ -220,6 +224,14 @@ impl Config {
         out
     }
 
+    /// Where the site is published. A site without the key is taken to be on GitHub Pages,
+    /// where `init` has always set sites up to deploy (its workflow and its example
+    /// `base_url`): the host whose 1 GB a growing site meets first, so such a site is warned
+    /// rather than left unchecked. The warning says the host was assumed.
+    pub fn host(&self) -> Host {
+        self.host.unwrap_or(Host::GithubPages)
+    }
+
     /// The path part of `base_url`, always starting and ending with `/`.
     pub fn base_path(&self) -> String {
         base_path_of(&self.base_url)
@@ -250,6 +262,27 @@ mod tests {
         .to_string();
         assert!(err.contains("titel"), "{err}");
         assert!(err.contains("paperboy.toml:3"), "{err}");
+    }
+
+    #[test]
+    fn host_is_one_of_the_known_ones_and_github_pages_when_unnamed() {
+        let parse = |extra: &str| {
+            Config::parse(
+                &format!("title = \"t\"\nbase_url = \"https://x.org\"\n{extra}"),
+                Path::new("paperboy.toml"),
+            )
+        };
+        assert_eq!(parse("").unwrap().host(), Host::GithubPages);
+        assert_eq!(parse("host = \"netlify\"").unwrap().host(), Host::Netlify);
+        assert_eq!(
+            parse("host = \"cloudflare-pages\"").unwrap().host(),
+            Host::CloudflarePages
+        );
+        assert_eq!(parse("host = \"none\"").unwrap().host(), Host::None);
+        let err = parse("host = \"vercel\"").unwrap_err().to_string();
+        assert!(err.contains("paperboy.toml:3"), "{err}");
+        assert!(err.contains("host"), "{err}");
+        assert!(err.contains("github-pages"), "{err}");
     }
 
     #[test]

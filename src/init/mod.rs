@@ -135,6 +135,9 @@ description = "New papers, week by week"
 base_url = "https://example.github.io/digest"
 theme = "default"
 week_starts = "monday"
+# Where the site is published, for its limits (build warns from 80 %, check fails past one):
+# "github-pages" (the workflow in .github/), "netlify", "cloudflare-pages" or "none".
+host = "github-pages"
 
 [[sources]]
 kind = "arxiv"                  # the arXiv API
@@ -196,6 +199,7 @@ mod tests {
         let site = dir.path().join("digest");
         run(&site).unwrap();
         let config = crate::config::Config::load(&site.join("paperboy.toml")).unwrap();
+        assert_eq!(config.host, Some(crate::host::Host::GithubPages));
         let out = dir.path().join("out");
         let report = crate::build::run(&site, &config, &out, &Default::default()).unwrap();
         assert_eq!(report.papers, 0);
