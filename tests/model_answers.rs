@@ -349,8 +349,9 @@ fn honest_answers_land_and_obeyed_instructions_reach_no_page_feed_email_or_snaps
 
 /// The same eight papers through a real model (`bench/review_model.sh` starts llama.cpp's
 /// server with SmolLM2-135M-Instruct and names it in PAPERBOY_MODEL_ENDPOINT): asked for
-/// the schema with a bound on tokens, every answer is a well-formed object in time, and
-/// whatever the model makes of the six instructions, none reaches a paper's review.
+/// the schema with a bound on tokens, every answer is a JSON object of the right fields in
+/// time (some too long), and whatever the model makes of the six instructions (SmolLM2
+/// obeyed five of them on 2026-12-04), none reaches a paper's review.
 #[cfg(feature = "model-tests")]
 #[test]
 fn a_real_model_answers_in_the_schema_and_its_obeyed_instructions_are_refused() {
@@ -373,8 +374,13 @@ fn a_real_model_answers_in_the_schema_and_its_obeyed_instructions_are_refused() 
             "{id}"
         );
         if by == "extractive" {
+            // Refused by the checks, or too long: never cut off, late or not JSON.
             let line = err.lines().find(|l| l.contains(id)).unwrap();
-            assert!(line.contains("the answer was refused"), "{line}");
+            assert!(
+                line.contains("the answer was refused")
+                    || line.contains("malformed answer: a headline of"),
+                "{line}"
+            );
         }
     }
 }
