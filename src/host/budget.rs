@@ -98,7 +98,8 @@ impl Finding {
                 "A week's page lists every paper of the week: a narrower site makes it smaller"
             }
             Measure::FolderEntries => {
-                "papers/ holds a folder for every paper: fewer papers make it smaller"
+                "papers/ holds a folder for each paper and authors/ one for each author: \
+                 fewer papers make them smaller"
             }
         }
     }
@@ -206,7 +207,12 @@ mod tests {
         wide.fullest_folder = Some(("papers".into(), 44_000));
         let netlify = assess(Host::Netlify, true, &wide);
         assert_eq!(netlify.len(), 1);
-        assert!(netlify[0].to_string().contains("papers/ holds 44,000"));
+        let text = netlify[0].to_string();
+        assert!(
+            text.contains("the folder papers/ holds 44,000 files and folders"),
+            "{text}"
+        );
+        assert!(text.contains("authors/ one for each author"), "{text}");
         assert!(assess(Host::None, true, &size(u64::MAX / 200, usize::MAX / 200)).is_empty());
     }
 }

@@ -2,7 +2,6 @@
 //! and fullest folder, from the build manifest's list of files (no second walk of the site).
 
 use crate::manifest::Files;
-use rustc_hash::{FxHashMap, FxHashSet};
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SiteSize {
@@ -15,9 +14,11 @@ pub struct SiteSize {
     pub fullest_folder: Option<(String, usize)>,
 }
 
-/// The folder a site-relative path is in: `""` at the top.
-fn parent(rel: &str) -> &str {
-    rel.rfind('/').map_or("", |i| &rel[..i])
+/// `folder` in place of `fullest` when it holds more.
+fn keep_fuller<'a>(fullest: &mut Option<(&'a str, usize)>, folder: (&'a str, usize)) {
+    if fullest.is_none_or(|(_, most)| folder.1 > most) {
+        *fullest = Some(folder);
+    }
 }
 
 impl SiteSize {
@@ -27,27 +28,40 @@ impl SiteSize {
             ..SiteSize::default()
         };
         let mut largest: Option<(&str, u64)> = None;
-        // Entries directly in each folder: its files, and each folder below it once.
-        let mut entries: FxHashMap<&str, usize> = FxHashMap::default();
-        let mut seen: FxHashSet<&str> = FxHashSet::default();
+        let mut fullest: Option<(&str, usize)> = None;
+        // The list is sorted by path, so the files below a folder come together: one pass
+        // with the folders of the current path on a stack, each with the files and folders
+        // seen directly in it, where a map of every folder took 30 ms at 100,000 papers.
+        let mut open: Vec<(&str, usize)> = vec![("", 0)];
         for (rel, _, bytes) in files.entries() {
             size.bytes += bytes;
             if largest.is_none_or(|(_, most)| bytes > most) {
                 largest = Some((rel, bytes));
             }
-            let mut folder = parent(rel);
-            *entries.entry(folder).or_default() += 1;
-            // A folder seen before was counted in its parent, as were those above it.
-            while !folder.is_empty() && seen.insert(folder) {
-                let up = parent(folder);
-                *entries.entry(up).or_default() += 1;
-                folder = up;
+            while open.len() > 1 {
+                let folder = open.last().expect("the top folder stays").0;
+                if rel.starts_with(folder) && rel.as_bytes().get(folder.len()) == Some(&b'/') {
+                    break;
+                }
+                keep_fuller(&mut fullest, open.pop().expect("more than one"));
             }
+            let mut from = match open.last() {
+                Some((folder, _)) if !folder.is_empty() => folder.len() + 1,
+                _ => 0,
+            };
+            while let Some(slash) = rel[from..].find('/') {
+                open.last_mut().expect("the top folder stays").1 += 1;
+                open.push((&rel[..from + slash], 0));
+                from += slash + 1;
+            }
+            open.last_mut().expect("the top folder stays").1 += 1;
+        }
+        while let Some(folder) = open.pop() {
+            keep_fuller(&mut fullest, folder);
         }
         size.largest = largest.map(|(rel, bytes)| (rel.to_string(), bytes));
-        size.fullest_folder = entries
-            .into_iter()
-            .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(a.0)))
+        size.fullest_folder = fullest
+            .filter(|(_, n)| *n > 0)
             .map(|(folder, n)| (folder.to_string(), n));
         size
     }
@@ -80,6 +94,13 @@ mod tests {
         all.sort_unstable();
         let size = SiteSize::of(&Files::from_sorted(all.iter().copied()));
         assert_eq!(size.fullest_folder, Some(("papers".to_string(), 5)));
+        // A folder whose name runs on in a sibling's ("papers/a-b" sorts before
+        // "papers/a/") is still one folder.
+        let mut odd = all.clone();
+        odd.extend([("papers/a-b/index.html", 10, 1), ("papers/a/x.json", 11, 1)]);
+        odd.sort_unstable();
+        let size = SiteSize::of(&Files::from_sorted(odd.iter().copied()));
+        assert_eq!(size.fullest_folder, Some(("papers".to_string(), 6)));
         assert_eq!(SiteSize::of(&Files::default()), SiteSize::default());
     }
 }
