@@ -16,6 +16,8 @@ use paperboy::review::summarize::{Input, check, extractive};
 struct Card {
     headline: String,
     title: String,
+    /// The category the meta line names.
+    categories: Vec<String>,
     oneliner: String,
     abstract_text: String,
 }
@@ -49,11 +51,26 @@ fn cards(text: &str) -> Vec<Card> {
         out.push(Card {
             headline: rest[0].to_string(),
             title: rest[1].to_string(),
+            categories: line.split(' ').take(1).map(str::to_string).collect(),
             oneliner: rest[2].to_string(),
             abstract_text: rest[at + 1].to_string(),
         });
     }
     out
+}
+
+impl Card {
+    /// The card's paper as a summarizer reads it.
+    fn input(&self) -> Input<'_> {
+        Input {
+            id: "",
+            version: 1,
+            title: &self.title,
+            abstract_text: &self.abstract_text,
+            comment: "",
+            categories: &self.categories,
+        }
+    }
 }
 
 fn words(s: &str) -> Vec<String> {
@@ -196,15 +213,7 @@ fn through_a_model(cards: &[Card], endpoint: &str, name: &str, verbose: bool) {
     let mut reasons: std::collections::BTreeMap<String, usize> = Default::default();
     let (mut h1, mut s1, mut h1_used, mut s1_used) = (0.0, 0.0, 0.0, 0.0);
     for c in cards {
-        let input = Input {
-            id: "",
-            version: 1,
-            title: &c.title,
-            abstract_text: &c.abstract_text,
-            comment: "",
-            categories: &["cs.DC".to_string()],
-        };
-        let s = model.summarize(&input).unwrap();
+        let s = model.summarize(&c.input()).unwrap();
         let (h, o) = (
             rouge1(&words(&s.headline), &words(&c.headline)),
             rouge1(&words(&s.summary), &words(&c.oneliner)),
@@ -276,15 +285,7 @@ fn honest_answers_checked(cards: &[Card], verbose: bool) {
     let mut shares = Vec::new();
     let mut refused: Vec<String> = Vec::new();
     for c in cards {
-        let input = Input {
-            id: "",
-            version: 1,
-            title: &c.title,
-            abstract_text: &c.abstract_text,
-            comment: "",
-            categories: &[],
-        };
-        let paper = check::Paper::new(&input);
+        let paper = check::Paper::new(&c.input());
         for line in [&c.headline, &c.oneliner] {
             shares.push(paper.share(line));
             if let Err(why) = paper.check(line) {

@@ -102,22 +102,9 @@ impl OpenAi {
     }
 
     fn cache_path(&self, paper: &Input, prompt: &str) -> Option<PathBuf> {
-        use sha2::{Digest, Sha256};
         let dir = self.cache_dir.as_ref()?;
-        let mut h = Sha256::new();
-        for part in [
-            paper.id,
-            &paper.version.to_string(),
-            &self.config.model,
-            prompt,
-        ] {
-            h.update(part.as_bytes());
-            h.update([0]);
-        }
-        let hex: String = h.finalize()[..16]
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let version = paper.version.to_string();
+        let hex = digest_hex(&[paper.id, &version, &self.config.model, prompt], 16);
         Some(dir.join(format!("{hex}.json")))
     }
 
@@ -304,19 +291,24 @@ fn answer_schema() -> serde_json::Value {
     })
 }
 
-/// The name of the fence the paper's text is put in: drawn from the text itself, so the
-/// text cannot hold the line that closes it (it would have to contain its own hash).
-fn fence(paper: &Input) -> String {
+/// The first `bytes` bytes of the SHA-256 of `parts`, each ended by a NUL, in hex.
+fn digest_hex(parts: &[&str], bytes: usize) -> String {
     use sha2::{Digest, Sha256};
     let mut h = Sha256::new();
-    for part in [paper.title, paper.comment, paper.abstract_text] {
+    for part in parts {
         h.update(part.as_bytes());
         h.update([0]);
     }
-    let hex: String = h.finalize()[..6]
+    h.finalize()[..bytes]
         .iter()
         .map(|b| format!("{b:02x}"))
-        .collect();
+        .collect()
+}
+
+/// The name of the fence the paper's text is put in: drawn from the text itself, so the
+/// text cannot hold the line that closes it (it would have to contain its own hash).
+fn fence(paper: &Input) -> String {
+    let hex = digest_hex(&[paper.title, paper.comment, paper.abstract_text], 6);
     format!("paper-{hex}")
 }
 
