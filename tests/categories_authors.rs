@@ -292,7 +292,10 @@ fn a_byline_of_one_name_et_al_names_that_person_to_readers_scholar_and_bibtex() 
         paper.contains("author={A. K. L. Wezenaar and others},"),
         "{paper}"
     );
-    assert!(paper.contains(r#""name": "A. K. L. Wezenaar""#), "{paper}");
+    assert!(
+        paper.contains(r#""author":[{"@type":"Person","name":"A. K. L. Wezenaar"}]"#),
+        "{paper}"
+    );
 }
 
 #[test]
