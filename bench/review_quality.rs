@@ -9,6 +9,7 @@ use paperboy::review::summarize::extractive;
 
 struct Card {
     headline: String,
+    title: String,
     oneliner: String,
     abstract_text: String,
 }
@@ -41,6 +42,7 @@ fn cards(text: &str) -> Vec<Card> {
         }
         out.push(Card {
             headline: rest[0].to_string(),
+            title: rest[1].to_string(),
             oneliner: rest[2].to_string(),
             abstract_text: rest[at + 1].to_string(),
         });
@@ -114,7 +116,7 @@ fn main() {
     let (mut with_key, mut kept_key) = (0, 0);
     let mut headline_chars = 0;
     for c in &cards {
-        let ours = extractive::summarize(&c.abstract_text);
+        let ours = extractive::summarize_titled(&c.title, &c.abstract_text);
         let (oh, th) = (words(&ours.headline), words(&c.headline));
         let (os, ts) = (words(&ours.summary), words(&c.oneliner));
         h1 += rouge1(&oh, &th);
