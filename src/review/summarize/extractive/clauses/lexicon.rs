@@ -137,6 +137,13 @@ pub(crate) fn reading(word: &str, starts_sentence: bool) -> Reading {
         return Reading::default();
     }
     let lower = word.to_lowercase();
+    // A possessive ("Dalang's condition") stands where a determiner does.
+    if lower.ends_with("'s") || lower.ends_with("’s") {
+        return Reading {
+            closed: Some(Closed::Determiner),
+            ..Default::default()
+        };
+    }
     if let Some(closed) = closed(&lower) {
         return Reading {
             closed: Some(closed),

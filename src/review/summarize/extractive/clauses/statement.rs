@@ -11,6 +11,10 @@ use crate::render::math::formula_spans;
 /// where the span ends it). A trailing "…" is not part of the words.
 pub(crate) fn is_whole_statement(span: &str, after: &str) -> bool {
     let span = span.trim_end_matches(['…', ' ']);
+    // A bracket opened and not closed: cut inside it.
+    if span.matches(['(', '[']).count() > span.matches([')', ']']).count() {
+        return false;
+    }
     let words = words(span);
     if words.is_empty() {
         return false;
@@ -53,7 +57,10 @@ pub(crate) fn is_whole_statement(span: &str, after: &str) -> bool {
             before = None;
         }
     }
-    main_verb && open_clauses == 0 && !ends_inside_a_phrase(readings.last(), span, after)
+    main_verb
+        && open_clauses == 0
+        && !ends_inside_a_phrase(readings.last(), span, after)
+        && !object_still_to_come(&words, &readings, after)
 }
 
 struct Word {
@@ -221,25 +228,38 @@ fn ends_inside_a_phrase(last: Option<&Reading>, span: &str, after: &str) -> bool
         return true;
     }
     if let Some(joined) = joined {
-        // "A and B theorems for …" goes on as one noun phrase; "…by 40% and improves
-        // throughput" is a second predicate.
-        // (After a figure the next item is another result: "…by up to 2.74x | and
-        // average search throughput by up to 1.37x".)
+        // "A and B theorems for …" goes on as one noun phrase, and so does a list whose
+        // last item is to come ("by 9x, communication by 180x | , and energy usage by
+        // 30x"); "…by 40% and improves throughput" is a second predicate. (After a
+        // figure alone the next item is another result: "…by up to 2.74x | and average
+        // search throughput by up to 1.37x".)
+        let predicate = next_words.iter().any(|r| {
+            matches!(r.closed, Some(Finite | Pronoun)) || (r.verb_s || r.verb_past) && !r.noun
+        });
+        let item = nominal || open && next.mostly_adj;
+        let serial = after.starts_with(", ") && span.contains(", ");
         let noun_ended = (last.noun || last.name) && !last.number;
-        let predicate = next_words
-            .iter()
-            .any(|r| r.closed == Some(Finite) || (r.verb_s || r.verb_past) && !r.noun);
-        return noun_ended && !joined.is_empty() && nominal && !predicate;
+        return !joined.is_empty() && item && !predicate && (noun_ended || serial);
     }
     if !direct {
         return false;
+    }
+    // "…has | at most one": an auxiliary whose verb or object follows ("…how general
+    // this phenomenon is" ends its sentence).
+    if last.closed == Some(Finite) {
+        return true;
     }
     let verb = last.closed.is_none() && !last.noun && !last.name;
     // A transitive form whose object follows, or a participle and its preposition.
     if verb && last.verb_ing {
         return true;
     }
-    if verb && (last.verb_s || last.verb_base) && (nominal || next.closed == Some(Determiner)) {
+    // ("obtains | up to 3.2%": the object is a quantity.)
+    let quantity = rest.starts_with("up to ");
+    if verb
+        && (last.verb_s || last.verb_base)
+        && (nominal || quantity || next.closed == Some(Determiner))
+    {
         return true;
     }
     if verb && last.verb_past && matches!(next.closed, Some(Preposition | NonFinite)) {
@@ -264,6 +284,41 @@ fn ends_inside_a_phrase(last: Option<&Reading>, span: &str, after: &str) -> bool
         ) || (open && (next.verb_ing || next.verb_past) && !next.noun && !next.adj)
             || (next.adv && !next.noun && !next.adj);
     !opens_a_phrase
+}
+
+/// Whether the span ends inside an aside that stands between a word and what it needs:
+/// a verb and its object ("…allows us to estimate, at the quantum mechanical level | ,
+/// the harmonic contribution"), a conjunction and its second item ("…bounds on $x$ and,
+/// as a consequence | , on the efficiency of …").
+fn object_still_to_come(words: &[Word], readings: &[Reading], after: &str) -> bool {
+    if !after.starts_with(", ") {
+        return false;
+    }
+    let is_bare_verb = |i: usize| {
+        let r = &readings[i];
+        // Not a noun, or a noun's form right after "to" or a subject ("to estimate").
+        let after_to = i > 0
+            && matches!(
+                readings[i - 1].closed,
+                Some(Closed::NonFinite | Closed::Pronoun)
+            );
+        r.closed.is_none() && (!r.noun || after_to) && (r.verb_base || r.verb_s)
+    };
+    // The verb itself, its object after the aside: "…to estimate | , at the … level, the
+    // harmonic contribution".
+    if is_bare_verb(words.len() - 1) {
+        return true;
+    }
+    let Some(comma) = words[..words.len().saturating_sub(1)]
+        .iter()
+        .rposition(|w| w.ends_clause)
+    else {
+        return false;
+    };
+    let aside = readings.get(comma + 1);
+    let conjunction = readings[comma].closed == Some(Closed::Conjunction);
+    (conjunction || is_bare_verb(comma))
+        && aside.is_some_and(|a| matches!(a.closed, Some(Closed::Preposition | Closed::Determiner)))
 }
 
 /// Whether the span's last noun phrase, from its determiner, is a list of modifiers so
