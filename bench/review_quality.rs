@@ -143,7 +143,7 @@ fn main() {
     let (mut with_key, mut kept_key) = (0, 0);
     let mut headline_chars = 0;
     for c in &cards {
-        let ours = extractive::summarize(&c.abstract_text);
+        let ours = extractive::summarize_titled(&c.title, &c.abstract_text);
         let (oh, th) = (words(&ours.headline), words(&c.headline));
         let (os, ts) = (words(&ours.summary), words(&c.oneliner));
         h1 += rouge1(&oh, &th);

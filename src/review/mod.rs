@@ -453,6 +453,8 @@ fn finish(
     }
     summary.reviewed += 1;
     summary.headlines += usize::from(!machine.headline.is_empty());
+    summary.no_headline +=
+        usize::from(machine.headline.is_empty() && !f.abstract_text.trim().is_empty());
     summary.summaries += usize::from(!machine.summary.is_empty());
     summary.with_badges += usize::from(!machine.badges.is_empty());
     let text =

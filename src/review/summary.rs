@@ -9,6 +9,9 @@ pub struct ReviewSummary {
     /// Of those, papers whose file changed (or would, in a dry run).
     pub written: usize,
     pub headlines: usize,
+    /// Papers with an abstract but no headline: no whole statement of it fits a card, which
+    /// then shows the title alone.
+    pub no_headline: usize,
     pub summaries: usize,
     pub with_badges: usize,
     pub figures: usize,
@@ -33,14 +36,20 @@ impl std::fmt::Display for ReviewSummary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "reviewed {} of {} papers: {} written, {} headlines, {} one-liners, {} with badges, {} figures",
-            self.reviewed,
-            self.papers,
-            self.written,
-            self.headlines,
-            self.summaries,
-            self.with_badges,
-            self.figures
+            "reviewed {} of {} papers: {} written, {} headlines",
+            self.reviewed, self.papers, self.written, self.headlines
+        )?;
+        if self.no_headline > 0 {
+            write!(
+                f,
+                " ({} papers with an abstract have none: no whole statement of it fits a card)",
+                self.no_headline
+            )?;
+        }
+        write!(
+            f,
+            ", {} one-liners, {} with badges, {} figures",
+            self.summaries, self.with_badges, self.figures
         )?;
         if self.withheld > 0 {
             write!(f, " ({} withheld by the licence policy)", self.withheld)?;

@@ -8,23 +8,31 @@
 use super::{HEADLINE_CHARS, Input, SUMMARY_CHARS, Summarizer, Summary};
 use anyhow::Result;
 pub use clauses::shorten;
-use clauses::{best_span, without_restatement_in_symbols};
+use clauses::{Span, best_span, without_restatement_in_symbols};
 use regex::Regex;
 use std::sync::LazyLock;
+use subject::Subject;
 
 pub struct Extractive;
 
 impl Summarizer for Extractive {
     fn summarize(&self, paper: &Input) -> Result<Summary> {
-        Ok(summarize(&super::check::describing_text(
-            paper.abstract_text,
-        )))
+        Ok(summarize_titled(
+            paper.title,
+            &super::check::describing_text(paper.abstract_text),
+        ))
     }
 }
 
 /// Headline and one-liner of an abstract; none of an empty one. (Not the title instead:
 /// a card shows the title anyway, and would show it twice.)
 pub fn summarize(abstract_text: &str) -> Summary {
+    summarize_titled("", abstract_text)
+}
+
+/// As `summarize`, with the paper's title: a headline whose subject stands in for what the
+/// paper presents ("It reduces …") names it as the title or abstract does (`subject`).
+pub fn summarize_titled(title: &str, abstract_text: &str) -> Summary {
     let sentences = sentences(abstract_text);
     if sentences.is_empty() {
         return Summary {
@@ -47,13 +55,22 @@ pub fn summarize(abstract_text: &str) -> Summary {
     // back ("It achieves up to 48x …", once "Even with limited resources," is cut) leaves
     // a reader of the card asking what "it" is, and another sentence speaks first unless
     // it says far less. (The one-liner below it may: the headline and title come first.)
+    let name = subject::presented_name(title, &sentences);
     let headlines: Vec<(String, f64)> = sentences
         .iter()
         .map(|s| {
-            // The headline says what was found; without a result, what was made.
-            let line = best_span(&strip_openers(s), HEADLINE_CHARS, &|t| {
-                result_score(t, 1, 3).max(contribution_score(t, 1, 3))
-            });
+            let s = match subject::named_subject(&strip_openers(s), name.as_deref()) {
+                Subject::Own(s) | Subject::Named(s) => s,
+                Subject::Unnamed => return (String::new(), 0.0),
+            };
+            // The headline says what was found; without a result, what was made. Only a
+            // whole statement: none where no span of the sentence is one.
+            let line = best_span(
+                &s,
+                HEADLINE_CHARS,
+                &|t| result_score(t, 1, 3).max(contribution_score(t, 1, 3)),
+                Span::Statement,
+            );
             let line = without_restatement_in_symbols(&line);
             let cost = if points_back(&line) {
                 POINTS_BACK_COST
@@ -63,28 +80,39 @@ pub fn summarize(abstract_text: &str) -> Summary {
             (line, cost)
         })
         .collect();
-    let headline_key = |i: usize| scored[i].0.max(scored[i].1 * 0.8) - headlines[i].1;
+    // A sentence with no headline is never chosen for one.
+    let headline_key = |i: usize| {
+        if headlines[i].0.is_empty() {
+            f64::NEG_INFINITY
+        } else {
+            scored[i].0.max(scored[i].1 * 0.8) - headlines[i].1
+        }
+    };
     let mut h = best(&headline_key, None).unwrap_or(0);
     // A sentence cut short before a formula too long for a card ("Its Smith normal form
     // is $$…$$") says less than the title: the next sentence speaks instead.
     if !says_enough(&headlines[h].0, HEADLINE_CHARS)
         && let Some(next) = best(&headline_key, Some(h))
+        && !headlines[next].0.is_empty()
     {
         h = next;
     }
     let headline = headlines[h].0.clone();
     let one_liner = |sentence: String| {
         // Room for the "…" of a sentence that goes on past the span.
-        let span = best_span(&sentence, SUMMARY_CHARS - 1, &|t| {
-            contribution_score(t, 1, 3) + 0.5 * result_score(t, 1, 3)
-        });
+        let span = best_span(
+            &sentence,
+            SUMMARY_CHARS - 1,
+            &|t| contribution_score(t, 1, 3) + 0.5 * result_score(t, 1, 3),
+            Span::Any,
+        );
         ellipsis_unless_whole(&sentence, span)
     };
     // The best sentence but the headline's, unless what is left of it once its openers
     // and clauses are cut is a stub ("Experimental results verify the effectiveness of
     // MHSNet" is "The effectiveness of MHSNet"): then the sentence with its openers, and
     // if that is one too, the next sentence that says more.
-    let mut others: Vec<usize> = (0..n).filter(|&i| i != h).collect();
+    let mut others: Vec<usize> = (0..n).filter(|&i| headline.is_empty() || i != h).collect();
     let summary_key = |i: usize| scored[i].1 + 0.5 * scored[i].0;
     others.sort_by(|&a, &b| summary_key(b).total_cmp(&summary_key(a)).then(a.cmp(&b)));
     let lines = others.iter().flat_map(|&s| {
@@ -476,6 +504,9 @@ fn capitalize(s: &str) -> String {
 }
 
 mod clauses;
+mod subject;
 
+#[cfg(test)]
+mod headline_tests;
 #[cfg(test)]
 mod tests;

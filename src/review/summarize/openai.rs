@@ -394,7 +394,8 @@ impl Summarizer for OpenAi {
             }),
         };
         let fallback = |why: String| {
-            let mut s = extractive::summarize(&check::describing_text(paper.abstract_text));
+            let describing = check::describing_text(paper.abstract_text);
+            let mut s = extractive::summarize_titled(paper.title, &describing);
             s.fell_back = Some(format!("{}: {why}", self.config.model));
             s
         };

@@ -3,7 +3,9 @@
 
 mod aside;
 mod cuts;
+mod lexicon;
 mod shorten;
+mod statement;
 mod verbs;
 
 pub(super) use aside::without_subject_aside;
@@ -11,6 +13,7 @@ pub(super) use cuts::{may_end_at, may_start_at, starts_clause};
 use shorten::SEPARATORS;
 pub use shorten::shorten;
 pub(super) use shorten::{tidy_end, without_restatement_in_symbols};
+pub(super) use statement::is_whole_statement;
 // What the tests try on their own.
 #[cfg(test)]
 pub(super) use cuts::splits_a_pair;
@@ -47,23 +50,71 @@ const CLAUSE_BOUNDARIES: &[&str] = &[
 /// before a phrase that qualifies what came before it.
 const PHRASE_BOUNDARIES: &[&str] = &[" compared ", " than ", " across ", " on ", " for "];
 
+/// Where a headline may also end: before any phrase a preposition opens, so that a
+/// statement too long for a card can stop whole ("AB-Sparse achieves an accuracy
+/// improvement of up to 5.43% | over existing block sparse attention baselines") rather
+/// than be cut at a word inside a noun phrase.
+const STATEMENT_BOUNDARIES: &[&str] = &[
+    " over ",
+    " in ",
+    " at ",
+    " from ",
+    " under ",
+    " within ",
+    " without ",
+    " during ",
+    " against ",
+    " among ",
+    " versus ",
+    " when ",
+];
+
+/// What a span must be to be given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Span {
+    /// Any run of clauses the cuts allow (a one-liner, which "…" marks as going on).
+    Any,
+    /// A whole statement (`is_whole_statement`): a headline, which stands alone.
+    Statement,
+}
+
 /// The sentence whole if it fits in `max` characters; else, without a list of examples in
 /// its subject (`without_subject_aside`), whole if that fits, or the run of its clauses
 /// that fits and says the most (by `score`), a run that starts the sentence preferred,
-/// since it keeps the subject; else the sentence cut at a word, with "…".
-pub(super) fn best_span(sentence: &str, max: usize, score: &dyn Fn(&str) -> f64) -> String {
+/// since it keeps the subject; else the sentence cut at a word, with "…". Where `kind`
+/// asks for a statement and none of these is one, nothing (an empty string).
+pub(super) fn best_span(
+    sentence: &str,
+    max: usize,
+    score: &dyn Fn(&str) -> f64,
+    kind: Span,
+) -> String {
     let sentence = sentence.trim_end_matches(['.', ' ']);
+    let given = |text: &str, after: &str| kind == Span::Any || is_whole_statement(text, after);
     if sentence.chars().count() <= max {
-        return sentence.to_string();
+        return if given(sentence, "") {
+            sentence.to_string()
+        } else {
+            String::new()
+        };
     }
     let shorter = without_subject_aside(sentence);
     let sentence = shorter.as_str();
     if sentence.chars().count() <= max {
-        return sentence.to_string();
+        return if given(sentence, "") {
+            sentence.to_string()
+        } else {
+            String::new()
+        };
     }
+    let extra = match kind {
+        Span::Any => &[][..],
+        Span::Statement => STATEMENT_BOUNDARIES,
+    };
     let mut cuts: Vec<usize> = CLAUSE_BOUNDARIES
         .iter()
         .chain(PHRASE_BOUNDARIES)
+        .chain(extra)
         .flat_map(|b| sentence.match_indices(b).map(|(at, _)| at))
         .filter(|&at| at > 0)
         .collect();
@@ -91,7 +142,11 @@ pub(super) fn best_span(sentence: &str, max: usize, score: &dyn Fn(&str) -> f64)
             if len > max {
                 break;
             }
-            if len < max / 2 {
+            // What follows the words kept, which `tidy_end` may have stopped short of
+            // the cut ("…published second" of "second- and third-harmonic").
+            let text_end = end - raw.len() + raw.find(text.as_str()).unwrap_or(0) + text.len();
+            let after = sentence.get(text_end..).unwrap_or("");
+            if len < max / 2 || !given(&text, after) {
                 continue;
             }
             let s = score(&text) + if start == 0 { 1.5 } else { 0.0 } + len as f64 / max as f64;
@@ -104,7 +159,18 @@ pub(super) fn best_span(sentence: &str, max: usize, score: &dyn Fn(&str) -> f64)
         Some((_, text)) => capitalize(&text),
         // Cut from the subject on, not from a clause before it ("Contrary to the widespread
         // belief that AI facilitates interdisciplinary collaboration…" said nothing found).
-        None => capitalize(&shorten(main_clause(sentence), max)),
+        None => {
+            let main = main_clause(sentence);
+            let cut = shorten(main, max);
+            // Its words, before the "…", are the clause's first ones.
+            let kept = cut.trim_end_matches('…');
+            let after = main.get(kept.len()..).unwrap_or("");
+            if given(kept, after) {
+                capitalize(&cut)
+            } else {
+                String::new()
+            }
+        }
     }
 }
 
@@ -146,11 +212,10 @@ fn main_clause(sentence: &str) -> &str {
             .filter(|&at| !inside(&formulas, at))
     };
     let lower = sentence.to_lowercase();
-    let first = lower.split(' ').next().unwrap_or("");
     let fronted = opens_with(&lower, FRONTING.iter());
     // Only after an opening that can go: "This is, we believe, the first …" keeps its
     // subject.
-    if (fronted || (first.len() > 4 && (first.ends_with("ing") || first.ends_with("ed"))))
+    if (fronted || opens_with_a_participle(sentence))
         && let Some(at) = commas().find(|&at| subject_after_comma(sentence, at))
     {
         return &sentence[at + ", ".len()..];
@@ -167,6 +232,14 @@ fn main_clause(sentence: &str) -> &str {
             !NOT_A_SUBJECT.contains(&first.as_str()) && !list && starts_clause(rest)
         })
         .map_or(sentence, |at| &sentence[at + ", ".len()..])
+}
+
+/// Whether the text's first word is a participle ("Using …", "Motivated by …"), as the
+/// lexicon reads it: not a name that ends as one ("EdgeServing outperforms …").
+fn opens_with_a_participle(text: &str) -> bool {
+    let first = text.split(' ').next().unwrap_or("");
+    let word = lexicon::reading(first, true);
+    first.len() > 4 && !word.name && (word.verb_ing || word.verb_past)
 }
 
 /// Whether lower-cased `text` opens with one of `words`, whole.
@@ -283,7 +356,7 @@ pub(super) fn fronted_clause_alone(span: &str, after: &str) -> bool {
     let first = lower.split(' ').next().unwrap_or("");
     // "Using …", "Building on …", "During …": any -ing word.
     opens_with(&lower, FRONTING.iter())
-        || (first.len() > 4 && first.ends_with("ing"))
+        || opens_with_a_participle(span) && !first.ends_with("ed")
         || in_phrase_alone(&lower, after)
 }
 
