@@ -27,6 +27,14 @@ pub(super) fn presented_name(title: &str, sentences: &[String]) -> Option<String
             .filter_map(|c| c.name("name"))
             .map(|m| m.as_str().trim_end_matches(['-', ' ']).to_string())
             .find(|name| reads_as_a_name(name))
+            .or_else(|| {
+                // "We propose a new simple network architecture, the Transformer, based
+                // …": a capital mid-sentence names it.
+                APPOSITIVE
+                    .captures(s)
+                    .and_then(|c| c.name("name"))
+                    .map(|m| m.as_str().to_string())
+            })
     })
 }
 
@@ -49,6 +57,13 @@ fn reads_as_a_name(text: &str) -> bool {
 /// "we present X,", "this paper introduces X (", "our work proposes X:", "called X".
 static PRESENTS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?:\b(?:[Ww]e|[Tt]his (?:paper|work|study|article|letter)|[Oo]ur (?:paper|work)) (?:\w+ly )?(?:present|propose|introduce|develop|design|build|describe|release)(?:s|d)? (?:here )?|\b(?:called|named|dubbed|termed) )(?P<name>[A-Za-z][\w.+-]*(?: [A-Z0-9][\w.+-]*){0,2})(?:,|:| \(| -| —| –|\.? |$)")
+        .expect("a valid pattern")
+});
+
+/// "we propose a new … architecture, the Transformer,": what the paper presents, then its
+/// name set beside it.
+static APPOSITIVE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(?:[Ww]e|[Tt]his (?:paper|work|study|article)) (?:\w+ly )?(?:present|propose|introduce|develop|design|build|describe|release)(?:s|d)? (?:a|an) [^,.;:]{1,80}, (?P<name>(?:the )?[A-Z][\w-]*(?: [A-Z][\w-]*){0,2})(?:,|\.|$| \()")
         .expect("a valid pattern")
 });
 
@@ -107,11 +122,15 @@ pub(super) fn named_subject(sentence: &str, name: Option<&str>) -> Subject {
     if named_at.is_some_and(|at| at < subject.start() || the_paper) {
         return Subject::Own(sentence.to_string());
     }
-    let replacement = if subject.as_str().eq_ignore_ascii_case("its") {
+    let mut replacement = if subject.as_str().eq_ignore_ascii_case("its") {
         format!("{name}'s")
     } else {
         name.to_string()
     };
+    // "the Transformer" opening the sentence.
+    if subject.start() == 0 {
+        replacement = super::capitalize(&replacement);
+    }
     Subject::Named(format!(
         "{}{replacement}{}",
         &sentence[..subject.start()],
@@ -145,6 +164,14 @@ mod tests {
             )
             .as_deref(),
             Some("GraphFoo")
+        );
+        assert_eq!(
+            presented_name(
+                "Attention Is All You Need",
+                &s("We propose a new simple network architecture, the Transformer, based solely on attention mechanisms.")
+            )
+            .as_deref(),
+            Some("the Transformer")
         );
         // Words, not a name.
         assert_eq!(

@@ -127,6 +127,8 @@ pub(crate) struct Reading {
     /// "results"); an adjective is (as against a noun: "heavy", not "signal").
     pub mostly_verb: bool,
     pub mostly_adj: bool,
+    /// An adverb as often as anything else ("even", "only").
+    pub mostly_adv: bool,
 }
 
 /// The reading of a word as written (case and all): a name where it has a capital past its
@@ -170,9 +172,11 @@ pub(crate) fn reading(word: &str, starts_sentence: bool) -> Reading {
     {
         let mut r = of_word(last);
         if r.verb_past || r.verb_ing || r.mostly_adj {
+            // ("fine-tuned on …" is still the participle its preposition goes with.)
             return Reading {
                 adj: true,
                 mostly_adj: true,
+                verb_past: r.verb_past,
                 ..Default::default()
             };
         }
@@ -214,6 +218,7 @@ fn of_word(w: &str) -> Reading {
         r.adv = p.adv > 0;
         r.mostly_verb = p.verb > 0 && p.verb >= p.noun && p.verb >= p.adj;
         r.mostly_adj = p.adj > 0 && p.adj >= p.noun && p.adj >= p.verb;
+        r.mostly_adv = p.adv > 0 && p.adv >= p.noun && p.adv >= p.adj && p.adv >= p.verb;
     }
     // "found" is a lemma too (to found a company), and the past of "find".
     if let Some(&(lemma, pos)) = lex.irregular.get(w) {

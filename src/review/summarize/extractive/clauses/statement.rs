@@ -59,7 +59,7 @@ pub(crate) fn is_whole_statement(span: &str, after: &str) -> bool {
     }
     main_verb
         && open_clauses == 0
-        && !ends_inside_a_phrase(readings.last(), span, after)
+        && !ends_inside_a_phrase(&readings, &words, span, after)
         && !object_still_to_come(&words, &readings, after)
 }
 
@@ -181,11 +181,17 @@ fn is_finite_verb(r: &Reading, before: Option<&Reading>, next: Option<&Reading>)
 /// object of its last verb ("…a multigraph satisfying" before "the above equality") or
 /// the preposition a participle takes ("…can be viewed" before "as a resource"); or on a
 /// subject whose verb follows ("…datasets. iGCL" before "also shows").
-fn ends_inside_a_phrase(last: Option<&Reading>, span: &str, after: &str) -> bool {
+fn ends_inside_a_phrase(readings: &[Reading], words: &[Word], span: &str, after: &str) -> bool {
     use Closed::*;
-    let Some(last) = last else {
+    let Some((last, before)) = readings.split_last() else {
         return true;
     };
+    let before_last = before.last();
+    // An adverb after a comma opens a phrase of its own: "…attacks, even | when …".
+    let comma_adverb = last.mostly_adv || last.adv && !last.noun && !last.adj;
+    if comma_adverb && words.len() > 1 && words[words.len() - 2].ends_clause {
+        return true;
+    }
     if matches!(
         last.closed,
         Some(Determiner | Preposition | Conjunction | Subordinator | NonFinite)
@@ -249,25 +255,44 @@ fn ends_inside_a_phrase(last: Option<&Reading>, span: &str, after: &str) -> bool
     if last.closed == Some(Finite) {
         return true;
     }
-    let verb = last.closed.is_none() && !last.noun && !last.name;
+    // A verb: not a noun, or a noun's form right after a subject ("we construct").
+    let after_subject = before_last.is_some_and(|b| b.closed == Some(Pronoun));
+    let verb = last.closed.is_none() && (!last.noun || after_subject) && !last.name;
     // A transitive form whose object follows, or a participle and its preposition.
     if verb && last.verb_ing {
         return true;
     }
-    // ("obtains | up to 3.2%": the object is a quantity.)
-    let quantity = rest.starts_with("up to ");
+    // A verb in -s or its base form with its sentence going on right after it: its object
+    // ("obtains | up to 3.2%"), the clause that is its object ("we show | that …",
+    // "…benchmarks prove | that …"), or a phrase before it ("we construct | in this paper
+    // new infinite classes"). Only a clause of another kind may follow.
+    let object_clause = matches!(
+        rest.split_whitespace()
+            .next()
+            .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric())),
+        Some("that" | "how" | "whether" | "what" | "why" | "which")
+    );
     if verb
         && (last.verb_s || last.verb_base)
-        && (nominal || quantity || next.closed == Some(Determiner))
+        && (object_clause || !matches!(next.closed, Some(Conjunction | Subordinator)))
     {
         return true;
     }
-    if verb && last.verb_past && matches!(next.closed, Some(Preposition | NonFinite)) {
+    let next_adverb = next.adv && !next.noun && !next.adj;
+    if verb
+        && last.verb_past
+        && (next_adverb || matches!(next.closed, Some(Preposition | NonFinite)))
+    {
         return true;
     }
-    // An adverb before the word it qualifies: "…are further | steepened".
+    // An adverb before the word it qualifies ("…are further | steepened"), or after a
+    // participle whose phrase it opens ("…trained exclusively | on").
     let adverb = last.adv && !last.noun && last.closed.is_none();
     if adverb && open && (next.verb_past || next.verb_ing || next.adj) {
+        return true;
+    }
+    let after_participle = before_last.is_some_and(|b| b.verb_past || b.verb_ing);
+    if adverb && after_participle && next.closed == Some(Preposition) {
         return true;
     }
     // The verb of the words the span ends on: "iGCL | also shows".
