@@ -138,6 +138,29 @@ pub(super) fn named_subject(sentence: &str, name: Option<&str>) -> Subject {
     ))
 }
 
+/// What opening with a word that points back costs a sentence: more than a result's
+/// number gains it (3), so that a sentence naming what it speaks of wins over one as
+/// strong that does not.
+pub(super) const POINTS_BACK_COST: f64 = 4.0;
+
+static POINTS_BACK: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:it|its|they|their|them|these|those|such|this|that|he|she|his|her)\b")
+        .expect("a valid pattern")
+});
+/// Openings of those words that point at nothing before them: the paper itself ("This
+/// paper …", "This work …", "It proposes …"), or "it" before what it stands for ("It is
+/// known that …").
+static POINTS_AT_THE_PAPER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:this|that) (?:(?:short|position|survey|review|tutorial|white) )?(?:paper|work|study|article|thesis|dissertation|report|survey|review|tutorial|letter|note|chapter|manuscript|document|contribution|research|project|book|essay|talk|extended abstract)\b|^it (?:is|was|has been|remains|turns out|seems|appears)\b|^it (?:propose|present|introduce|develop|describe|stud|investigat|explor|examin|report|review|survey|discuss|address|focus|consider|provide|offer)\w*")
+        .expect("a valid pattern")
+});
+
+/// Whether a line made from a sentence starts with a word that stands for something an
+/// earlier sentence named.
+pub(super) fn points_back(sentence: &str) -> bool {
+    POINTS_BACK.is_match(sentence) && !POINTS_AT_THE_PAPER.is_match(sentence)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

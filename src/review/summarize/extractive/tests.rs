@@ -1,4 +1,5 @@
 use super::clauses::*;
+use super::subject::points_back;
 use super::*;
 
 #[test]
@@ -290,6 +291,8 @@ fn the_one_liner_is_not_where_the_code_is() {
     let abstract_text = "In large language model-based agents, memory serves as a critical capability for achieving personalization by storing and utilizing users' information. Although some previous studies have adopted memory to implement user personalization, they typically focus on preference alignment and simple question-answering. However, in the real world, complex tasks often require multi-hop reasoning on a large amount of user information, which poses significant challenges for current memory approaches. To address this limitation, we propose the multi-hop personalized reasoning task to explore how different memory mechanisms perform in multi-hop reasoning over personalized information. We explicitly define this task and construct a dataset along with a unified evaluation framework. Then, we implement various explicit and implicit memory methods and conduct comprehensive experiments. We evaluate their performance on this task from multiple perspectives and analyze their strengths and weaknesses. Besides, we explore hybrid approaches that combine both paradigms and propose the HybridMem method to address their limitations. We demonstrate the effectiveness of our proposed model through extensive experiments. To benefit the research community, we release this project at https://github.com/nuster1128/MPR.";
     let s = summarize(abstract_text);
     assert!(!s.summary.contains("://"), "{}", s.summary);
+    // Nor the headline, which took that sentence once no other was a whole statement.
+    assert!(!s.headline.contains("://"), "{}", s.headline);
     // A line that goes to the card is without the "Besides," that ties it to the
     // sentence before.
     assert!(

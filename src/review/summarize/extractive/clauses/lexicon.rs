@@ -129,6 +129,9 @@ pub(crate) struct Reading {
     pub mostly_adj: bool,
     /// An adverb as often as anything else ("even", "only").
     pub mostly_adv: bool,
+    /// A compound that ends in a participle ("fine-tuned", "LLM-based"): a modifier, whose
+    /// preposition may follow it ("fine-tuned on").
+    pub compound_participle: bool,
 }
 
 /// The reading of a word as written (case and all): a name where it has a capital past its
@@ -172,11 +175,10 @@ pub(crate) fn reading(word: &str, starts_sentence: bool) -> Reading {
     {
         let mut r = of_word(last);
         if r.verb_past || r.verb_ing || r.mostly_adj {
-            // ("fine-tuned on …" is still the participle its preposition goes with.)
             return Reading {
                 adj: true,
                 mostly_adj: true,
-                verb_past: r.verb_past,
+                compound_participle: r.verb_past,
                 ..Default::default()
             };
         }

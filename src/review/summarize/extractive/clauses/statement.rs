@@ -152,7 +152,9 @@ fn is_finite_verb(r: &Reading, before: Option<&Reading>, next: Option<&Reading>)
     if r.verb_s && (b.name || !b.plural) && (r.mostly_verb || pronoun || object_follows) {
         return true;
     }
-    if r.verb_base && plural_subject && !r.mostly_adj {
+    // After a name in -s only a word that is mostly a verb ("BL Lacs show", not "the Cox
+    // Proportional Hazards model").
+    if r.verb_base && plural_subject && !r.mostly_adj && (r.mostly_verb || !b.name) {
         return true;
     }
     // "fixed points", "generalized algebras": a participle WordNet lists as an adjective,
@@ -280,7 +282,7 @@ fn ends_inside_a_phrase(readings: &[Reading], words: &[Word], span: &str, after:
     }
     let next_adverb = next.adv && !next.noun && !next.adj;
     if verb
-        && last.verb_past
+        && (last.verb_past || last.compound_participle)
         && (next_adverb || matches!(next.closed, Some(Preposition | NonFinite)))
     {
         return true;
