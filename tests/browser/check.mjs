@@ -78,6 +78,14 @@ try {
     await flaky.first().waitFor({ timeout: 15000 }).catch(() => {});
     const flakyMarks = await flaky.first().locator(".snippet mark").allTextContents().catch(() => []);
     check("a paper found by its headline shows it, the word marked", flakyMarks.some((t) => /^flakiness$/i.test(t)), flakyMarks.join(","));
+    // A word some 1,000 characters into an abstract, past the start the index keeps: the
+    // snippet is the whole abstract's, around the word, as a web search's is.
+    await page.fill("#search-input", "consensus");
+    const loop = page.locator("#search-results li", { hasText: "LOOP: A Plug-and-Play" });
+    await loop.first().locator(".snippet mark").first().waitFor({ timeout: 15000 }).catch(() => {});
+    const loopSnippet = await loop.first().locator(".snippet").evaluate((p) => [Array.from(p.querySelectorAll("mark"), (m) => m.textContent), p.textContent]).catch(() => [[], ""]);
+    check("a word deep in an abstract shows in its snippet, marked",
+      loopSnippet[0].some((t) => /^consensus/i.test(t)) && /^… .*consensus-based correctness/.test(loopSnippet[1]), JSON.stringify(loopSnippet));
     // A title's math shows as math, as on the paper's page, not as its LaTeX.
     await page.fill("#search-input", "dynkin");
     const dynkin = page.locator("#search-results a", { hasText: "Dynkin graph" });
@@ -137,10 +145,12 @@ try {
     check("math renders in the title", w > 5, `width ${w}`);
     await context.close();
   }
-  // A link that starts with math is underlined under its math as well as its words.
+  // A link with math is underlined under its math as well as its words.
   {
-    // 2306.07400's related papers include ωTest, whose title opens with a formula.
-    const { page, context } = await open("papers/2306.07400/");
+    // 2411.17728's related paper is "Quark Density in Lattice QC₂D", its subscript a
+    // formula. (ωTest, whose title opens with one, is no longer close enough to be
+    // 2306.07400's related paper.)
+    const { page, context } = await open("papers/2411.17728/");
     const line = await page.locator(".related a > math").first()
       .evaluate((m) => getComputedStyle(m).textDecorationLine).catch(() => "no such link");
     check("a related paper's math is underlined with its link", line === "underline", line);

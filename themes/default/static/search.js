@@ -275,6 +275,34 @@
     if (said && firstHit(wordsOf(d.abstract), isHit) < 0 && firstHit(wordsOf(said), isHit) >= 0) return said;
     return d.abstract;
   }
+  // A result's whole abstract, for one whose start (all the index keeps: #78 wants it
+  // small) has none of the matched words: from the paper's page, its formulas as the page
+  // shows them. Resolves to {text, math} (math as `snippet` takes it: each formula's
+  // MathML by a mark that stands for it in the text), or null.
+  var wholeAbstracts = {};
+  function wholeAbstract(url) {
+    if (!wholeAbstracts[url]) {
+      wholeAbstracts[url] = fetch(url).then(function (r) { return r.ok ? r.text() : ""; }).then(function (html) {
+        var p = new DOMParser().parseFromString(html, "text/html").querySelector(".abstract-full p");
+        if (!p) return null;
+        var text = "", math = {}, n = 0;
+        (function walk(node) {
+          node.childNodes.forEach(function (c) {
+            if (c.nodeType === 3) text += c.nodeValue;
+            else if (c.nodeName.toLowerCase() === "math") {
+              if (window.paperboyWithMath) {
+                var mark = "\u2063" + (n++) + "\u2063";
+                math[mark] = c.outerHTML;
+                text += mark;
+              } else text += c.textContent;
+            } else if (c.nodeType === 1) walk(c);
+          });
+        })(p);
+        return { text: text, math: math };
+      }).catch(function () { return null; });
+    }
+    return wholeAbstracts[url];
+  }
   // `text` as its words and what is between them, a formula whose MathML `math` has
   // (by its LaTeX) kept whole as one piece.
   function piecesOf(text, math) {
@@ -422,8 +450,19 @@
         li.appendChild(a);
         li.appendChild(small);
         var text = snippetText(d, isHit);
-        if (text) li.appendChild(snippet(text, isHit, d.math));
+        var shown = text ? snippet(text, isHit, d.math) : null;
+        if (shown) li.appendChild(shown);
         list.appendChild(li);
+        // Found by a word past the start the index keeps ("consensus" some 1,000
+        // characters in): the snippet is the whole abstract's, around that word.
+        if (text === d.abstract && /…$/.test(d.abstract) && firstHit(wordsOf(d.abstract), isHit) < 0) {
+          wholeAbstract(d.url).then(function (whole) {
+            if (mine !== seq || !whole || firstHit(wordsOf(whole.text), isHit) < 0) return;
+            var better = snippet(whole.text, isHit, whole.math);
+            if (shown) li.replaceChild(better, shown);
+            else li.appendChild(better);
+          });
+        }
       });
       if (pager && r.pages > 1) {
         if (r.page > 1) pager.appendChild(pageLink("← Previous", r.page - 1, "prev"));
