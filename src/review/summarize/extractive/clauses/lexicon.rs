@@ -307,7 +307,7 @@ fn of_word(w: &str) -> Reading {
             } else {
                 r.verb_ing = true;
             }
-            r.mostly_verb = !r.mostly_adj && !(known && r.noun && !r.verb_base);
+            r.mostly_verb = !(r.mostly_adj || known && r.noun && !r.verb_base);
         }
         if !known {
             // A gerund WordNet does not list is a noun too, unless its verb is one it

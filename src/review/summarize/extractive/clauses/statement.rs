@@ -149,7 +149,7 @@ fn is_finite_verb(r: &Reading, before: Option<&Reading>, next: Option<&Reading>)
     let object_follows = next.is_some_and(|n| {
         n.closed == Some(Closed::Determiner) || n.number || n.closed.is_none() && n.mostly_adj
     });
-    if r.verb_s && !(b.plural && !b.name) && (r.mostly_verb || pronoun || object_follows) {
+    if r.verb_s && (b.name || !b.plural) && (r.mostly_verb || pronoun || object_follows) {
         return true;
     }
     // After a name in -s only a word that is mostly a verb ("BL Lacs show", not "the Cox
@@ -217,7 +217,7 @@ fn ends_inside_a_phrase(readings: &[Reading], words: &[Word], span: &str, after:
     let direct = joined.is_none() && !after.starts_with([',', ';', ':']);
     let rest = joined.unwrap_or(rest);
     let next_words: Vec<Reading> = rest
-        .split(|c: char| c == ',' || c == ';' || c == ':' || c == '.')
+        .split([',', ';', ':', '.'])
         .next()
         .unwrap_or("")
         .split_whitespace()
