@@ -263,6 +263,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_line_cut_short_takes_no_full_stop() {
+        assert_eq!(
+            sentence("We study the Chernoff-Stein exponent…"),
+            "We study the Chernoff-Stein exponent…"
+        );
+        assert_eq!(
+            sentence("Foo cuts latency by 42%"),
+            "Foo cuts latency by 42%."
+        );
+        assert_eq!(sentence("Does it work?"), "Does it work?");
+    }
+
+    #[test]
     fn a_line_is_said_again_only_word_for_word() {
         let abstract_text =
             "We find a net gain. Specifically, the   proposed work shows 0.116 NED.";
