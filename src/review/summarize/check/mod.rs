@@ -87,12 +87,7 @@ impl Paper {
                 detail: format_number(&n),
             });
         }
-        let stemmer = rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English);
-        let words: Vec<String> = content_words(&plain).collect();
-        let foreign: Vec<&String> = words
-            .iter()
-            .filter(|w| !self.stems.contains(&stem(&stemmer, w)))
-            .collect();
+        let (words, foreign) = self.words_of(&plain);
         let share = 1.0 - foreign.len() as f64 / words.len().max(1) as f64;
         if share < MIN_PAPER_WORDS {
             return Err(Rejection {
@@ -115,14 +110,20 @@ impl Paper {
 
     /// The share of a line's content words that are the paper's, for the bench.
     pub fn share(&self, line: &str) -> f64 {
+        let (words, foreign) = self.words_of(&crate::render::math::readable_text(line));
+        (words.len() - foreign.len()) as f64 / words.len().max(1) as f64
+    }
+
+    /// A line's content words, and those of them the paper does not use.
+    fn words_of(&self, plain: &str) -> (Vec<String>, Vec<String>) {
         let stemmer = rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English);
-        let plain = crate::render::math::readable_text(line);
-        let words: Vec<String> = content_words(&plain).collect();
-        let ours = words
+        let words: Vec<String> = content_words(plain).collect();
+        let foreign = words
             .iter()
-            .filter(|w| self.stems.contains(&stem(&stemmer, w)))
-            .count();
-        ours as f64 / words.len().max(1) as f64
+            .filter(|w| !self.stems.contains(&stem(&stemmer, w)))
+            .cloned()
+            .collect();
+        (words, foreign)
     }
 }
 

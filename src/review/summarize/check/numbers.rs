@@ -185,24 +185,18 @@ pub fn numbers(text: &str) -> Vec<Number> {
             }
             Token::Word(w) => {
                 let lower = w.to_lowercase();
-                if let Some(f) = word_value(&lower, FACTORS) {
+                // "doubles", "half" (a half needs its decimal), "twofold", "tenfold"
+                let factor = word_value(&lower, FACTORS).map(|f| (f, 1)).or_else(|| {
+                    lower
+                        .strip_suffix("fold")
+                        .and_then(|n| word_value(n, WORDS))
+                        .map(|n| (n, 0))
+                });
+                if let Some((value, decimals)) = factor {
                     out.push(Number {
-                        value: f,
+                        value,
                         unit: Unit::Factor,
-                        decimals: 1,
-                    });
-                    i += 1;
-                    continue;
-                }
-                // "twofold", "tenfold"
-                if let Some(n) = lower
-                    .strip_suffix("fold")
-                    .and_then(|n| word_value(n, WORDS))
-                {
-                    out.push(Number {
-                        value: n,
-                        unit: Unit::Factor,
-                        decimals: 0,
+                        decimals,
                     });
                     i += 1;
                     continue;
