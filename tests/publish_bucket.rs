@@ -417,8 +417,15 @@ fn a_publish_killed_midway_is_finished_by_the_next_one() {
     let public = site.path().join("public");
     let files = tree(&public).len();
 
-    // Throttled, so that the kill lands after the first batch is confirmed and before the
-    // last: paperboy and its rclone are one process group, killed as a job is.
+    // The newest week's For-you file is among the first JSON files sent; the week is
+    // dropped from the site after the kill, while that upload was under way.
+    let newest = digests(site.path()).last().unwrap().clone();
+    let week = newest.file_stem().unwrap().to_str().unwrap().to_string();
+    let in_flight = format!("foryou/{week}.json");
+
+    // Throttled, so that the kill lands after the first batch (the feeds) is confirmed and
+    // while the next is under way: paperboy and its rclone are one process group, killed
+    // as a job is.
     let mut slow = paperboy_with(&server, site.path(), &["publish"]);
     slow.env("RCLONE_BWLIMIT", "1M")
         .stdout(Stdio::null())
@@ -426,21 +433,23 @@ fn a_publish_killed_midway_is_finished_by_the_next_one() {
     std::os::unix::process::CommandExt::process_group(&mut slow, 0);
     let mut child = slow.spawn().unwrap();
     let records = site.path().join(".cache/publish");
-    let deadline = Instant::now() + Duration::from_secs(120);
-    let confirmed = || {
+    let record = || -> String {
         std::fs::read_dir(&records)
             .into_iter()
             .flatten()
             .flatten()
-            .any(|e| std::fs::read_to_string(e.path()).is_ok_and(|t| t.contains("\nS\t")))
+            .filter(|e| e.path().extension().is_some_and(|x| x == "log"))
+            .find_map(|e| std::fs::read_to_string(e.path()).ok())
+            .unwrap_or_default()
     };
-    while !confirmed() {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !(record().contains("\nS\t") && server.site_folder().join(&in_flight).exists()) {
         assert!(
             child.try_wait().unwrap().is_none(),
             "the publish ended before it could be killed"
         );
         assert!(Instant::now() < deadline, "no batch confirmed in 120 s");
-        std::thread::sleep(Duration::from_millis(50));
+        std::thread::sleep(Duration::from_millis(20));
     }
     let status = Command::new("kill")
         // procps' kill takes a negative pid for a group only after `--`.
@@ -454,11 +463,32 @@ fn a_publish_killed_midway_is_finished_by_the_next_one() {
         partial > 0 && partial < files,
         "{partial} of {files} files in the bucket"
     );
+    let last_said = record()
+        .lines()
+        .rfind(|l| l.ends_with(&format!("\t{in_flight}")))
+        .map(str::to_string);
+    assert_eq!(
+        last_said,
+        Some(format!("P\t{in_flight}")),
+        "{in_flight} was in the batch under way"
+    );
+    let aside = tempfile::tempdir().unwrap();
+    hold_back_newest_week(site.path(), aside.path());
+    assert_ok(
+        &paperboy_with(&server, site.path(), &["build"])
+            .output()
+            .unwrap(),
+    );
+    assert!(!public.join(&in_flight).exists());
 
     let mark = server.log_mark();
     let resumed = publish(&server, site.path());
     assert_ok(&resumed);
     let sent = files_sent(&resumed);
+    assert!(
+        !server.site_folder().join(&in_flight).exists(),
+        "a file sent by the killed run and gone from the site since is deleted"
+    );
     assert!(
         sent < files,
         "the confirmed batch is not sent again: {}",
