@@ -145,14 +145,14 @@ impl Config {
                 path.display()
             );
         }
-        if let Some(publish) = &self.publish {
-            if let Some(problem) = publish.remote_problem() {
-                bail!(
-                    "{}: key `publish.remote`: {:?} {problem}",
-                    path.display(),
-                    publish.remote
-                );
-            }
+        if let Some(publish) = &self.publish
+            && let Some(problem) = publish.remote_problem()
+        {
+            bail!(
+                "{}: key `publish.remote`: {:?} {problem}",
+                path.display(),
+                publish.remote
+            );
         }
         if self.paginate_by == 0 {
             bail!("{}: key `paginate_by`: must be at least 1", path.display());

@@ -30,3 +30,41 @@ impl PublishConfig {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::config::Config;
+    use std::path::Path;
+
+    fn with_remote(remote: &str) -> anyhow::Result<Config> {
+        let text = format!(
+            "title = \"t\"\nbase_url = \"https://example.org\"\n\n[publish]\nremote = {remote:?}\n"
+        );
+        Config::parse(&text, Path::new("paperboy.toml"))
+    }
+
+    #[test]
+    fn a_remote_is_a_name_a_colon_and_a_path_and_anything_else_names_the_key() {
+        assert!(with_remote("r2:bucket/site").is_ok());
+        assert!(with_remote("local:").is_ok());
+        for bad in ["bucket/site", ":bucket/site"] {
+            let err = format!("{:#}", with_remote(bad).unwrap_err());
+            assert!(
+                err.starts_with("paperboy.toml: key `publish.remote`:") && err.contains(bad),
+                "{err}"
+            );
+        }
+        let err = format!(
+            "{:#}",
+            Config::parse(
+                "title = \"t\"\nbase_url = \"https://example.org\"\n[publish]\nremote = \"r:b\"\naccess_key = \"x\"\n",
+                Path::new("paperboy.toml")
+            )
+            .unwrap_err()
+        );
+        assert!(
+            err.contains("paperboy.toml:5") && err.contains("access_key"),
+            "{err}"
+        );
+    }
+}
