@@ -135,11 +135,11 @@ fn said(stderr: &[u8]) -> String {
     let text = String::from_utf8_lossy(stderr);
     let errors: Vec<&str> = text
         .lines()
-        .filter(|l| l.contains("ERROR") || l.contains("CRITICAL") || l.contains("Failed"))
-        .map(|l| l.trim())
+        .map(without_time)
+        .filter(|l| l.starts_with("ERROR") || l.starts_with("CRITICAL") || l.contains("Failed"))
         .collect();
     let lines = if errors.is_empty() {
-        text.lines().last().into_iter().collect()
+        text.lines().last().map(without_time).into_iter().collect()
     } else {
         errors
     };
@@ -151,4 +151,31 @@ fn said(stderr: &[u8]) -> String {
         s.push_str(&format!(" (and {more} more lines)"));
     }
     if s.is_empty() { "no message".into() } else { s }
+}
+
+/// A log line without the date and time rclone starts it with (`2026/12/04 03:45:58 `).
+fn without_time(line: &str) -> &str {
+    let b = line.as_bytes();
+    let stamped = b.len() > 20
+        && b[4] == b'/'
+        && b[7] == b'/'
+        && b[10] == b' '
+        && b[13] == b':'
+        && b[19] == b' ';
+    if stamped { &line[20..] } else { line }.trim()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn what_rclone_said_is_its_error_lines_without_their_time() {
+        let log = b"2026/12/04 03:45:58 NOTICE: Config file not found - using defaults\n\
+2026/12/04 03:45:58 ERROR : index.html: Failed to copy: connection refused\n\
+2026/12/04 03:45:59 ERROR : Attempt 1/1 failed with 1 errors\n";
+        assert_eq!(
+            super::said(log),
+            "ERROR : index.html: Failed to copy: connection refused; ERROR : Attempt 1/1 failed with 1 errors"
+        );
+        assert_eq!(super::said(b"usage: rclone ...\n"), "usage: rclone ...");
+    }
 }
