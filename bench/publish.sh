@@ -7,6 +7,7 @@
 #
 #   bench/publish.sh 100000
 #   bench/publish.sh 10000 --per-week 2000   (gen_site's options after N: a 2,000-paper week)
+#   FIRST_PUBLISH=copy bench/publish.sh 100000   (the bucket filled by cp, not a first publish)
 #
 # rclone: target/test-env/venv/bin/rclone (scripts/test installs it) or rclone on PATH.
 # RCLONE_TRANSFERS and the other RCLONE_* variables reach the rclone paperboy runs.
@@ -58,8 +59,16 @@ with_publish
 timed "build, week held back" "$bin" --root "$site" build
 files=$(find "$site/public" -type f | wc -l)
 echo "site: $files files, $(du -sb "$site/public" | cut -f1) bytes"
-mark=$(wc -l <"$work/serve.log")
-timed "first publish (empty bucket)" "$bin" --root "$site" publish
+if [ "${FIRST_PUBLISH:-}" = copy ]; then
+  # At 100,000 papers the first publish is long on a shared machine: the bucket's folder is
+  # filled with a copy of public/, and a publish without a record lists it and sends nothing.
+  mkdir -p "$work/s3/bucket/site" && cp -r "$site/public/." "$work/s3/bucket/site/"
+  mark=$(wc -l <"$work/serve.log")
+  timed "first publish (bucket copied)" "$bin" --root "$site" publish
+else
+  mark=$(wc -l <"$work/serve.log")
+  timed "first publish (empty bucket)" "$bin" --root "$site" publish
+fi
 server_counts "$mark"
 
 before=$(find "$site/content/papers" -name '*.md' | wc -l)
@@ -67,7 +76,12 @@ before=$(find "$site/content/papers" -name '*.md' | wc -l)
 with_publish
 after=$(find "$site/content/papers" -name '*.md' | wc -l)
 echo "added one week: $((after - before)) papers"
+# The site before the week, in hard links (a build replaces files, never writes through
+# them): what the week changed is what a publish has to send.
+cp -al "$site/public" "$work/before"
 timed "incremental build" "$bin" --root "$site" build
+python3 bench/changed_files.py "$work/before" "$site/public"
+rm -rf "$work/before"
 mark=$(wc -l <"$work/serve.log")
 timed "second publish (week added)" "$bin" --root "$site" publish
 server_counts "$mark"
