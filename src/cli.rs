@@ -107,6 +107,13 @@ pub enum Command {
     },
     /// Validate config, content and every internal link and anchor; writes nothing.
     Check,
+    /// public/ to the [publish] remote (a bucket, via rclone): only the files that changed
+    /// since the last publish there, then deletes what the site no longer has.
+    Publish {
+        /// Print what would be sent and deleted; send nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
     /// The week's digest as a newsletter: .html, .txt and .eml, optionally sent over SMTP.
     Email {
         /// The ISO week, e.g. 2026-W20, or `frozen`: the newest week that no longer

@@ -19,6 +19,7 @@ pub mod manifest;
 pub mod output;
 pub mod paper;
 pub mod progress;
+pub mod publish;
 pub mod render;
 pub mod review;
 pub mod serve;

@@ -403,6 +403,22 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(exit_code(report.ok()))
         }
+        Command::Publish { dry_run } => {
+            let _lock = paperboy::lock::acquire(&cli.root, "publish")?;
+            let opts = paperboy::publish::Options {
+                dry_run: *dry_run,
+                progress: !cli.quiet,
+                list_changes: *dry_run || cli.verbose,
+            };
+            let report = paperboy::publish::run(&cli.root, &config, &opts)?;
+            for line in &report.changes {
+                println!("{line}");
+            }
+            if !cli.quiet {
+                eprintln!("{report}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Snapshot { out, .. } => {
             return_freed_memory_sooner();
             let out = out.clone().unwrap_or_else(|| cli.root.join("snapshots"));

@@ -58,8 +58,10 @@ fn keys_of(header: &str) -> Option<Vec<String>> {
     let unknown = format!("unknown field `{PROBE}`, expected ");
     let list = &err[err.find(&unknown)? + unknown.len()..];
     let list = list.strip_prefix("one of ").unwrap_or(list);
+    // serde lists three keys or more as "one of `a`, `b`, `c`", two as "`a` or `b`".
     Some(
         list.split(", ")
+            .flat_map(|k| k.split(" or "))
             .filter_map(|k| k.trim().strip_prefix('`')?.split('`').next())
             .map(str::to_string)
             .collect(),

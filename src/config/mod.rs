@@ -2,10 +2,12 @@
 
 mod email;
 mod fetch;
+mod publish;
 mod review;
 
 pub use email::{EmailConfig, SmtpSecurity};
 pub use fetch::{FetchConfig, FilterConfig, SourceConfig, SourceKind};
+pub use publish::PublishConfig;
 pub use review::{FigurePolicy, OpenAiConfig, ResponseFormat, ReviewConfig, SummarizerKind};
 
 use crate::host::Host;
@@ -53,6 +55,9 @@ pub struct Config {
     /// Where the site is published, for its documented limits: `host()`.
     #[serde(default)]
     pub host: Option<Host>,
+    /// Where `paperboy publish` sends the site.
+    #[serde(default)]
+    pub publish: Option<PublishConfig>,
 }
 
 fn default_theme() -> String {
@@ -138,6 +143,15 @@ impl Config {
             bail!(
                 "{}: key `review.html_url`: must contain {{id}} (and usually {{version}})",
                 path.display()
+            );
+        }
+        if let Some(publish) = &self.publish
+            && let Some(problem) = publish.remote_problem()
+        {
+            bail!(
+                "{}: key `publish.remote`: {:?} {problem}",
+                path.display(),
+                publish.remote
             );
         }
         if self.paginate_by == 0 {
