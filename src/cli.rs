@@ -33,15 +33,19 @@ pub struct Cli {
 /// Help for the commands that need no site: `--root` and `--config` are global (so that
 /// `paperboy --root SITE build` works) but mean nothing to them, so their help leaves them out.
 const SITELESS_HELP: &str = "{about-with-newline}\n{usage-heading} {usage}\n\nArguments:\n{positionals}\n\nOptions:\n  -q, --quiet  No progress and no summary\n  -h, --help   Print help\n";
+const INIT_HELP: &str = "{about-with-newline}\n{usage-heading} {usage}\n\nArguments:\n{positionals}\n\nOptions:\n      --host <HOST>  Where it is published: the workflow, README and .gitignore init writes\n                     for it [default: github-pages] [possible values: github-pages, s3]\n  -q, --quiet        No progress and no summary\n  -h, --help         Print help\n";
 const SITELESS_HELP_NO_ARGUMENTS: &str = "{about-with-newline}\n{usage-heading} {usage}\n\nOptions:\n  -q, --quiet  No progress and no summary\n  -h, --help   Print help\n";
 
 #[derive(Subcommand)]
 pub enum Command {
     /// A new site: paperboy.toml, content/, and a copy of the default theme.
-    #[command(help_template = SITELESS_HELP)]
+    #[command(help_template = INIT_HELP)]
     Init {
         /// The new site's folder.
         dir: PathBuf,
+        /// Where it is published: the workflow, README and .gitignore init writes for it.
+        #[arg(long, value_name = "HOST", default_value = "github-pages", value_parser = ["github-pages", "s3"])]
+        host: String,
     },
     /// Sources -> content/papers/ and content/digests/.
     Fetch {

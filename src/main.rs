@@ -113,8 +113,12 @@ fn exit_code(all_ok: bool) -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
-    if let Command::Init { dir } = &cli.command {
-        paperboy::init::run(dir)?;
+    if let Command::Init { dir, host } = &cli.command {
+        let host = paperboy::init::HOSTS
+            .into_iter()
+            .find(|h| h.key() == host)
+            .context("--host: github-pages or s3")?;
+        paperboy::init::run(dir, host)?;
         if !cli.quiet {
             eprintln!(
                 "created {}: edit paperboy.toml, then `paperboy --root {} fetch` and `build`",

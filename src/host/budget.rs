@@ -168,7 +168,7 @@ mod tests {
         assert!(text.contains("the site is 800.0 MB, 80 % of it"), "{text}");
         assert!(text.contains("docs.github.com"), "{text}");
         assert!(
-            text.contains("host = \"netlify\" or \"cloudflare-pages\""),
+            text.contains("host = \"netlify\" or \"cloudflare-pages\" or \"s3\" in paperboy.toml"),
             "{text}"
         );
         let over = assess(Host::GithubPages, false, &size(1_000_000_001, 10));
@@ -214,5 +214,7 @@ mod tests {
         );
         assert!(text.contains("authors/ one for each author"), "{text}");
         assert!(assess(Host::None, true, &size(u64::MAX / 200, usize::MAX / 200)).is_empty());
+        // A bucket takes a site of any size and files; only a 5 TiB file would near its limit.
+        assert!(assess(Host::S3, true, &size(u64::MAX / 200, usize::MAX / 200)).is_empty());
     }
 }

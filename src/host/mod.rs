@@ -16,6 +16,9 @@ pub enum Host {
     GithubPages,
     Netlify,
     CloudflarePages,
+    /// An S3-compatible bucket (AWS S3, Cloudflare R2, Google Cloud Storage, Backblaze B2,
+    /// MinIO) that `paperboy publish` fills with rclone: no limit on a site's size or files.
+    S3,
     /// Published elsewhere (a server of one's own): no limits are checked.
     None,
 }
@@ -82,11 +85,23 @@ const CLOUDFLARE_PAGES: &[Limit] = &[
     },
 ];
 
+/// The one limit a bucket puts on a static site. A bucket holds any number of objects of any
+/// total size; only an object's size is bounded, and differently by each provider: AWS S3
+/// 50 TB, Google Cloud Storage 5 TiB, Cloudflare R2 5 TiB less 5 GiB, the lowest, checked
+/// here. rclone sends a large file in parts, so the single-request limits (5 GiB) never bind.
+const S3: &[Limit] = &[Limit {
+    measure: Measure::FileBytes,
+    max: 5 * (1 << 40) - 5 * (1 << 30),
+    stated: "an object of at most 5 TiB less 5 GiB (Cloudflare R2's; AWS S3 allows 50 TB, Google Cloud Storage 5 TiB)",
+    source: "https://developers.cloudflare.com/r2/platform/limits/",
+}];
+
 impl Host {
-    pub const ALL: [Host; 4] = [
+    pub const ALL: [Host; 5] = [
         Host::GithubPages,
         Host::Netlify,
         Host::CloudflarePages,
+        Host::S3,
         Host::None,
     ];
 
@@ -96,6 +111,7 @@ impl Host {
             Host::GithubPages => "github-pages",
             Host::Netlify => "netlify",
             Host::CloudflarePages => "cloudflare-pages",
+            Host::S3 => "s3",
             Host::None => "none",
         }
     }
@@ -106,6 +122,7 @@ impl Host {
             Host::GithubPages => "GitHub Pages",
             Host::Netlify => "Netlify",
             Host::CloudflarePages => "Cloudflare Pages",
+            Host::S3 => "an S3-compatible bucket",
             Host::None => "no host",
         }
     }
@@ -115,6 +132,7 @@ impl Host {
             Host::GithubPages => GITHUB_PAGES,
             Host::Netlify => NETLIFY,
             Host::CloudflarePages => CLOUDFLARE_PAGES,
+            Host::S3 => S3,
             Host::None => &[],
         }
     }
@@ -124,5 +142,30 @@ impl Host {
         Host::ALL
             .into_iter()
             .filter(move |h| *h != Host::None && h.limits().iter().all(|l| l.measure != measure))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bucket_is_a_host_without_a_site_size_or_file_count_limit() {
+        #[derive(Deserialize)]
+        struct Site {
+            host: Host,
+        }
+        let site: Site = toml::from_str("host = \"s3\"").unwrap();
+        assert_eq!(site.host, Host::S3);
+        assert_eq!(Host::S3.key(), "s3");
+        assert!(Host::without(Measure::SiteBytes).any(|h| h == Host::S3));
+        assert!(Host::without(Measure::Files).any(|h| h == Host::S3));
+        assert!(Host::without(Measure::FolderEntries).any(|h| h == Host::S3));
+        // Only an object's size is bounded, by R2's 5 TiB less 5 GiB.
+        let [limit] = Host::S3.limits() else {
+            panic!("one limit")
+        };
+        assert_eq!(limit.measure, Measure::FileBytes);
+        assert_eq!(limit.max, 5_497_558_138_880 - 5_368_709_120);
     }
 }

@@ -1,8 +1,14 @@
-//! `paperboy init DIR`: a new site with a config to edit, empty content folders, a copy of
-//! the default theme (built into the binary, so init works anywhere), and what deploys it
-//! as it is: a .gitignore, a GitHub Pages workflow and a netlify.toml that download this
-//! very release of paperboy, and a README for the site.
+//! `paperboy init DIR [--host s3]`: a new site with a config to edit, empty content folders,
+//! a copy of the default theme (built into the binary, so init works anywhere), and what
+//! deploys it as it is: a .gitignore, a workflow (and for GitHub Pages a netlify.toml) that
+//! download this very release of paperboy, and a README for the site. For a bucket the
+//! figures stay out of git (`deploy`).
 
+mod deploy;
+
+pub use deploy::{FIGURES_REMOTE, RCLONE_VERSION, SITE_REMOTE};
+
+use crate::host::Host;
 use anyhow::{Context, Result, bail};
 use std::path::Path;
 
@@ -110,35 +116,12 @@ const THEME: &[(&str, &str)] = &[
     ),
 ];
 
-/// The files that make the new folder a repository that deploys, with `{version}`,
-/// `{repository}` and `{releases}` filled in: the workflows pin the release that wrote them.
-const DEPLOY: &[(&str, &str)] = &[
-    (".gitignore", include_str!("site/gitignore")),
-    (
-        ".github/workflows/digest.yml",
-        include_str!("site/pages.yml"),
-    ),
-    ("netlify.toml", include_str!("site/netlify.toml")),
-    ("README.md", include_str!("site/README.md")),
-];
-
-fn fill(template: &str) -> String {
-    let repository = env!("CARGO_PKG_REPOSITORY");
-    template
-        .replace("{version}", env!("CARGO_PKG_VERSION"))
-        .replace("{repository}", repository)
-        .replace("{releases}", &format!("{repository}/releases"))
-}
-
 const CONFIG: &str = r#"title = "My paper digest"
 description = "New papers, week by week"
-base_url = "https://example.github.io/digest"
+base_url = "{base_url}"
 theme = "default"
 week_starts = "monday"
-# Where the site is published, for its limits (build warns from 80 %, check fails past one):
-# "github-pages" (the workflow in .github/), "netlify", "cloudflare-pages" or "none".
-host = "github-pages"
-
+{host}
 [[sources]]
 kind = "arxiv"                  # the arXiv API
 query = "cat:cs.DC"
@@ -160,8 +143,19 @@ user_agent = "paperboy/0.1 (mailto:you@example.org)"   # arXiv asks for a contac
 delay_seconds = 3
 "#;
 
-/// Creates the site; refuses to touch a folder that already holds a paperboy.toml.
-pub fn run(dir: &Path) -> Result<()> {
+/// The hosts `init` writes a workflow for.
+pub const HOSTS: [Host; 2] = [Host::GithubPages, Host::S3];
+
+/// Creates the site, deployed to `host` (one of `HOSTS`); refuses to touch a folder that
+/// already holds a paperboy.toml.
+pub fn run(dir: &Path, host: Host) -> Result<()> {
+    if !HOSTS.contains(&host) {
+        bail!(
+            "init writes a workflow for host {}; not for {:?}",
+            HOSTS.map(|h| format!("{:?}", h.key())).join(" or "),
+            host.key()
+        );
+    }
     if dir.join("paperboy.toml").exists() {
         bail!(
             "{} already has a paperboy.toml; nothing was changed",
@@ -179,13 +173,16 @@ pub fn run(dir: &Path) -> Result<()> {
             crate::store::atomic::write_atomic(&path, text.as_bytes())?;
         }
     }
-    for (rel, text) in DEPLOY {
+    for (rel, text) in deploy::files(host) {
         let path = dir.join(rel);
         if !path.exists() {
-            crate::store::atomic::write_atomic(&path, fill(text).as_bytes())?;
+            crate::store::atomic::write_atomic(&path, text.as_bytes())?;
         }
     }
-    crate::store::atomic::write_atomic(&dir.join("paperboy.toml"), CONFIG.as_bytes())?;
+    let config = CONFIG
+        .replace("{base_url}", deploy::base_url(host))
+        .replace("{host}", &deploy::config_lines(host));
+    crate::store::atomic::write_atomic(&dir.join("paperboy.toml"), config.as_bytes())?;
     Ok(())
 }
 
@@ -197,7 +194,7 @@ mod tests {
     fn a_new_site_builds_and_init_never_overwrites() {
         let dir = tempfile::tempdir().unwrap();
         let site = dir.path().join("digest");
-        run(&site).unwrap();
+        run(&site, Host::GithubPages).unwrap();
         let config = crate::config::Config::load(&site.join("paperboy.toml")).unwrap();
         assert_eq!(config.host, Some(crate::host::Host::GithubPages));
         let out = dir.path().join("out");
@@ -205,11 +202,36 @@ mod tests {
         assert_eq!(report.papers, 0);
         assert!(out.join("index.html").is_file() && out.join("search.js").is_file());
         std::fs::write(site.join("paperboy.toml"), "title = \"mine\"").unwrap();
-        assert!(run(&site).is_err());
+        assert!(run(&site, Host::GithubPages).is_err());
         assert_eq!(
             std::fs::read_to_string(site.join("paperboy.toml")).unwrap(),
             "title = \"mine\""
         );
+    }
+
+    #[test]
+    fn a_new_bucket_site_builds_and_says_where_it_is_published() {
+        let dir = tempfile::tempdir().unwrap();
+        let site = dir.path().join("digest");
+        run(&site, Host::S3).unwrap();
+        let text = std::fs::read_to_string(site.join("paperboy.toml")).unwrap();
+        let mut table: toml::Table = toml::from_str(&text).unwrap();
+        assert_eq!(table["publish"]["remote"].as_str(), Some(SITE_REMOTE));
+        // `[publish]` is read by `paperboy publish`; the rest is the config `build` reads.
+        table.remove("publish");
+        let config = crate::config::Config::parse(
+            &toml::to_string(&table).unwrap(),
+            &site.join("paperboy.toml"),
+        )
+        .unwrap();
+        assert_eq!(config.host, Some(Host::S3));
+        assert_eq!(config.base_url, "https://digest.example.org");
+        let out = dir.path().join("out");
+        let report = crate::build::run(&site, &config, &out, &Default::default()).unwrap();
+        assert_eq!(report.papers, 0);
+        assert!(!site.join("netlify.toml").exists());
+        assert!(run(&site, Host::S3).is_err());
+        assert!(run(&dir.path().join("other"), Host::Netlify).is_err());
     }
 
     #[test]

@@ -4,8 +4,10 @@
 //! when pages are rendered.
 //!
 //! A paper is reviewed when it has no `[machine]` table, when its version changed since,
-//! when its HTML rendition was missing `[review] retry_days` ago, or when the figure
-//! policy now decides otherwise about its figure. Each paper's review is its own: one that
+//! when its HTML rendition was missing `[review] retry_days` ago, when the figure
+//! policy now decides otherwise about its figure, or when the figure it names is not in
+//! content/figures/ (a site that keeps figures out of git restores them first, so this
+//! is one lost from everywhere). Each paper's review is its own: one that
 //! fails is reported and the others still land.
 
 pub mod badges;
@@ -89,7 +91,11 @@ pub fn run(root: &Path, config: &Config, opts: &ReviewOptions) -> Result<ReviewS
     };
     let today = opts.now.date_naive();
     let mut due: Vec<usize> = (0..stored.len())
-        .filter(|&i| opts.force || is_due(&stored[i].front, config, today))
+        .filter(|&i| {
+            opts.force
+                || is_due(&stored[i].front, config, today)
+                || figure_missing(&content, &stored[i].front)
+        })
         .collect();
     if !opts.ids.is_empty() {
         let wanted: Vec<PaperId> = opts
@@ -242,6 +248,13 @@ fn load(root: &Path, content: &Path) -> Result<Vec<Stored>> {
             })
         })
         .collect()
+}
+
+/// Whether the figure a paper's `[machine]` table names is missing from `content`.
+fn figure_missing(content: &Path, f: &PaperFront) -> bool {
+    f.machine
+        .as_ref()
+        .is_some_and(|m| !m.figure.is_empty() && !content.join(&m.figure).is_file())
 }
 
 /// Whether a paper needs a review (see the module's doc).
