@@ -160,7 +160,8 @@ pub fn render_newsletter(
     let whole_at: Vec<String> = {
         let lists = views::week_lists(&digest);
         let lens: Vec<usize> = lists.iter().map(|l| l.papers.len()).collect();
-        let web = views::fair_shares(&lens, views::WEEK_CARDS);
+        let picks = lists.first().is_some_and(|l| l.slug == "picks");
+        let web = views::week_shares(&lens, picks, views::WEEK_CARDS);
         lists
             .iter()
             .zip(web)
@@ -173,6 +174,7 @@ pub fn render_newsletter(
             })
             .collect()
     };
+    let has_picks = !digest.picks.is_empty();
     let lens: Vec<usize> = sources
         .iter()
         .map(|s| s.3.len())
@@ -306,7 +308,7 @@ pub fn render_newsletter(
         let (mut fits, mut over) = (0, total);
         while fits + 1 < over {
             let mid = (fits + over) / 2;
-            let caps = views::fair_shares(&lens, mid);
+            let caps = views::week_shares(&lens, has_picks, mid);
             let r = render_with(&forms, &caps)?;
             if whole_message_fits(&r) {
                 (fits, rendered, cut) = (mid, r, Some(mid));
@@ -315,7 +317,7 @@ pub fn render_newsletter(
             }
         }
         if cut.is_none() {
-            rendered = render_with(&forms, &views::fair_shares(&lens, 0))?;
+            rendered = render_with(&forms, &views::week_shares(&lens, has_picks, 0))?;
             cut = Some(0);
         }
     }

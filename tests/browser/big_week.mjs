@@ -39,10 +39,10 @@ try {
   check("Abstract opens in place", page.url().endsWith(`digests/${week}/`), page.url());
 
   // A group's page, one click away, numbered pages beside it.
-  const more = page.locator(".more-pages a.more").first();
-  const href = await more.getAttribute("href");
-  const pages = await page.locator(".more-pages .pages a").count();
-  check("cut groups link their numbered pages", pages >= 2, `${pages}`);
+  const more = page.locator("#group-cs\\.SY .more-pages a.more");
+  const href = new URL(await more.getAttribute("href"), page.url()).href;
+  const pages = await page.locator("#group-cs\\.SY .more-pages .pages a").count();
+  check("cs.SY, cut, links each of its numbered pages", pages >= 10, `${pages}`);
 
   // Sorted for the reader: every paper of the week, not only the cards shown.
   await card.locator("button.save").click();
@@ -61,6 +61,7 @@ try {
   const groupCards = await page.locator("main article.card").count();
   check("a group's page shows its cards", groupCards > 0 && groupCards <= 100, `${groupCards}`);
   check("and leads back to the week", (await page.locator(`a[href$="digests/${week}/"]`).count()) > 0);
+  check("and on to its next page", /cs\.SY\/page\/2\/$/.test((await page.locator("nav.pager a[rel=next]").getAttribute("href")) || ""));
   await page.screenshot({ path: path.join(shots, "big-week-group.png") });
   check("no script errors", errors.length === 0, errors.join("; "));
   await context.close();

@@ -1,7 +1,8 @@
 //! A week at any size: how many cards of each list (the editor's picks, each group, the
 //! new versions) a week's page shows, and the pages of a list that does not fit.
 //!
-//! A week's page shows at most `WEEK_CARDS` cards, whatever the number of groups: a field's
+//! A week's page shows at most `WEEK_CARDS` cards, whatever the number of groups (the
+//! editor's picks first, up to half of them; the groups and new versions share the rest): a field's
 //! week of 3,000 papers in 40 categories opens as fast as a category's week of 86. What a
 //! list does not show is on its own pages (`digests/<week>/<slug>/`, then `page/<n>/`),
 //! each linked from the week's page.
@@ -43,6 +44,21 @@ pub fn fair_shares(lens: &[usize], budget: usize) -> Vec<usize> {
         break;
     }
     shares
+}
+
+/// `fair_shares` of a week's lists, the editor's picks (when `picks`, the first list)
+/// served first: they are the editor's choice, shown whole up to half the budget, and the
+/// rest is shared among the groups and the new versions.
+pub fn week_shares(lens: &[usize], picks: bool, budget: usize) -> Vec<usize> {
+    match lens.split_first() {
+        Some((&first, rest)) if picks => {
+            let shown = first.min(budget / 2).max(1);
+            let mut shares = vec![shown];
+            shares.extend(fair_shares(rest, budget - shown.min(budget)));
+            shares
+        }
+        _ => fair_shares(lens, budget),
+    }
 }
 
 /// One list of a week as its page shows it, in page order.
@@ -89,7 +105,8 @@ pub fn week_lists<'v, P>(view: &'v DigestView<'_, P>) -> Vec<WeekList<'v, P>> {
 pub fn cut_lists<'v, P>(view: &'v DigestView<'_, P>) -> Vec<(WeekList<'v, P>, usize)> {
     let lists = week_lists(view);
     let lens: Vec<usize> = lists.iter().map(|l| l.papers.len()).collect();
-    let shares = fair_shares(&lens, WEEK_CARDS);
+    let picks = lists.first().is_some_and(|l| l.slug == "picks");
+    let shares = week_shares(&lens, picks, WEEK_CARDS);
     lists
         .into_iter()
         .zip(shares)
@@ -190,5 +207,14 @@ mod tests {
         // More lists than cards: each still shows its first.
         assert_eq!(fair_shares(&[5; 4], 2), [1, 1, 1, 1]);
         assert_eq!(fair_shares(&[], 100), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn the_editor_s_picks_are_served_first_up_to_half() {
+        // Twelve picks show whole; the groups share the other 88.
+        assert_eq!(week_shares(&[12, 1000, 1000], true, 100), [12, 44, 44]);
+        assert_eq!(week_shares(&[12, 1000, 1000], false, 100), [12, 44, 44]);
+        assert_eq!(week_shares(&[300, 1000], true, 100), [50, 50]);
+        assert_eq!(week_shares(&[30, 1000, 5], true, 100), [30, 65, 5]);
     }
 }
