@@ -139,6 +139,18 @@ pub fn week_list_rel(week: &str, slug: &str) -> String {
     format!("digests/{week}/{slug}/")
 }
 
+/// Every page of the lists week `di`'s page cuts, as site paths.
+pub fn week_list_rels(site: &Site, di: usize, urls: &Urls) -> anyhow::Result<Vec<String>> {
+    let view = digest_view_with(site, di, urls, Ok)?;
+    let mut rels = Vec::new();
+    for (list, _) in cut_lists(&view) {
+        let front = week_list_rel(&view.week, &list.slug);
+        let split = list_split(list.papers.len());
+        rels.extend(split.pages().map(|page| pager::page_rel(&front, page)));
+    }
+    Ok(rels)
+}
+
 /// What a list the week's page cuts links to: its whole length and its pages.
 #[derive(Serialize, Hash)]
 pub struct More {
