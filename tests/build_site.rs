@@ -275,7 +275,10 @@ fn a_digest_shows_its_papers_grouped_by_category() {
         "small groups folded: {sizes:?}"
     );
     assert_eq!(1 + sizes.iter().sum::<usize>(), 86);
-    assert_eq!(page.matches("<details class=\"abstract\">").count(), 86);
+    // Every card, and no abstract inline: each is a link to its paper page's abstract.
+    assert_eq!(page.matches("<article class=\"card").count(), 86);
+    assert_eq!(page.matches("class=\"abstract-link\"").count(), 86);
+    assert!(!page.contains("<details"));
     // The reviewed paper's card: badges, headline, summary.
     assert!(page.contains("<span class=\"badge\">Recognition</span>"));
     // A card with the paper's code says "Code" once: its badge is the link.

@@ -336,7 +336,14 @@ pub(super) fn write_sitemaps(ctx: &Ctx, out: &Output) -> Result<()> {
             pages.push(rel.into());
         }
     }
-    pages.extend(site.digests.iter().rev().map(views::digest_rel));
+    // Each week, oldest first, then the pages of the lists its page cuts.
+    let week_lists = render::has_template(&ctx.tera, "week_list.html");
+    for di in (0..site.digests.len()).rev() {
+        pages.push(views::digest_rel(&site.digests[di]));
+        if week_lists {
+            pages.extend(views::week_list_rels(site, di, &ctx.urls)?);
+        }
+    }
     for cat in &site.categories {
         let split = Split {
             len: cat.papers.len(),

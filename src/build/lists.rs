@@ -141,6 +141,7 @@ pub(super) fn render_digest(
                 .map_or(0, |&k| k),
         );
     }
+    let fits = fits_lists(ctx);
     let mut context = ctx.context();
     ctx.page(
         out,
@@ -149,18 +150,129 @@ pub(super) fn render_digest(
         &views::digest_rel(d),
         h.finish(),
         |c| {
-            let Some(cards) = cards else {
-                c.insert("digest", &views::digest_view(site, di, &ctx.urls)?);
-                return Ok(());
-            };
-            let held = digest_cards(cards, d, &ctx.base)?;
-            let view = views::digest_view_with(site, di, &ctx.urls, |i| {
-                Ok(views::card_item(site, i, &ctx.urls, &held[&i]))
-            })?;
-            c.insert("digest", &view);
+            c.insert("digest", &week_view(ctx, cards, di, fits)?);
             Ok(())
         },
-    )
+    )?;
+    if fits {
+        render_week_lists(ctx, out, cards, di, &mut context)?;
+    }
+    Ok(())
+}
+
+/// Whether the theme pages a week's long lists (it has `week_list.html`): then the week's
+/// page and the home page show `WEEK_CARDS` cards and link the rest; else every card.
+fn fits_lists(ctx: &Ctx) -> bool {
+    render::has_template(&ctx.tera, "week_list.html")
+}
+
+/// A week as its page and the home page show it: cards where the theme has them, cut to
+/// what the page shows where the theme pages the rest.
+fn week_view<'a>(
+    ctx: &'a Ctx,
+    cards: Option<&'a Snippets>,
+    di: usize,
+    fits: bool,
+) -> Result<tera::Value> {
+    let site = ctx.site;
+    let value = match cards {
+        None => {
+            let mut view = views::digest_view(site, di, &ctx.urls)?;
+            if fits {
+                views::fit_week(&mut view, &ctx.urls);
+            }
+            tera::Value::from_serializable(&view)
+        }
+        Some(cards) => {
+            let held = digest_cards(cards, &site.digests[di], &ctx.base)?;
+            let mut view = views::digest_view_with(site, di, &ctx.urls, |i| {
+                Ok(views::card_item(site, i, &ctx.urls, &held[&i]))
+            })?;
+            if fits {
+                views::fit_week(&mut view, &ctx.urls);
+            }
+            tera::Value::from_serializable(&view)
+        }
+    };
+    Ok(value)
+}
+
+/// The pages of each list of the week its page does not show whole: `digests/<week>/
+/// <slug>/` and `page/<n>/`, cards in the week page's order.
+fn render_week_lists(
+    ctx: &Ctx,
+    out: &Output,
+    cards: Option<&Snippets>,
+    di: usize,
+    context: &mut tera::Context,
+) -> Result<()> {
+    let site = ctx.site;
+    let d = &site.digests[di];
+    let order = views::digest_view_with(site, di, &ctx.urls, Ok)?;
+    let week = views::week_link(d, &ctx.urls);
+    let mut held = None;
+    for (list, _) in views::cut_lists(&order) {
+        let front = views::week_list_rel(&week.name, &list.slug);
+        let split = views::list_split(list.papers.len());
+        for page in split.pages() {
+            let papers = &list.papers[split.range(page)];
+            let paginator = pager::paginator(&front, split, page, &ctx.urls);
+            let mut h = ctx.fingerprints.list_page(
+                "week-list",
+                &list.name,
+                &list.slug,
+                &paginator,
+                page,
+                list.papers.len(),
+                papers,
+            );
+            h.str(&week.title).str(&week.url).str(&list.category_url);
+            ctx.page(
+                out,
+                context,
+                "week_list.html",
+                &pager::page_rel(&front, page),
+                h.finish(),
+                |c| {
+                    match cards {
+                        Some(cards) => {
+                            if held.is_none() {
+                                held = Some(digest_cards(cards, d, &ctx.base)?);
+                            }
+                            let held = held.as_ref().expect("just made");
+                            let items: Vec<_> = papers
+                                .iter()
+                                .map(|&i| views::card_item(site, i, &ctx.urls, &held[&i]))
+                                .collect();
+                            c.insert("papers", &items);
+                        }
+                        None => {
+                            let items = papers
+                                .iter()
+                                .map(|&i| views::paper_view(site, i, &ctx.urls))
+                                .collect::<Result<Vec<_>>>()?;
+                            c.insert("papers", &items);
+                        }
+                    }
+                    c.insert(
+                        "list",
+                        &views::WeekListView {
+                            slug: &list.slug,
+                            name: &list.name,
+                            full_name: list.full_name,
+                            category_url: &list.category_url,
+                            count: list.papers.len(),
+                        },
+                    );
+                    c.insert("week", &week);
+                    c.insert("paginator", &paginator);
+                    Ok(())
+                },
+            )
+            .with_context(|| format!("the page of {} in {}", list.name, week.title))?;
+        }
+    }
+    Ok(())
 }
 
 /// The week the home page shows in full: the newest that has new papers (a week of only
@@ -188,16 +300,9 @@ pub(super) fn render_index(ctx: &Ctx, out: &Output, cards: Option<&Snippets>) ->
         .collect();
     let mut c = ctx.context();
     c.insert("recent_weeks", &others);
-    match (home, cards) {
-        (None, _) => c.insert("latest", &None::<()>),
-        (Some(h), None) => c.insert("latest", &views::digest_view(site, h, &ctx.urls)?),
-        (Some(h), Some(cards)) => {
-            let held = digest_cards(cards, &site.digests[h], &ctx.base)?;
-            let view = views::digest_view_with(site, h, &ctx.urls, |i| {
-                Ok(views::card_item(site, i, &ctx.urls, &held[&i]))
-            })?;
-            c.insert("latest", &view);
-        }
+    match home {
+        None => c.insert("latest", &None::<()>),
+        Some(h) => c.insert("latest", &week_view(ctx, cards, h, fits_lists(ctx))?),
     }
     always(ctx, out, "index.html", "index.html", &c)
 }

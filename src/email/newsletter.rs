@@ -1,8 +1,10 @@
 //! The week's newsletter: every paper of the digest, grouped and ordered as on the web (the
 //! editor's picks first), each as its headline (linked to its page), title, first authors,
 //! one-liner, badges and links. A week too large for Gmail's limit is shortened, never by
-//! leaving a paper out: one-liners go first, largest group first, then papers become one
-//! line each.
+//! leaving a paper out while it can: one-liners go first, largest group first, then papers
+//! become one line each. A field's week (2,000 papers) does not fit even so: then each
+//! list keeps its first lines, in the web page's order and in fair shares of what fits,
+//! and ends with how many more there are and a link to the list's page on the site.
 
 use super::text::References;
 use crate::config::Config;
@@ -53,6 +55,17 @@ struct Group<'a> {
     count: usize,
     form: Form,
     items: Vec<Item<'a>>,
+    /// The papers left out, and where they are.
+    more: Option<More>,
+}
+
+/// The rest of a list cut to fit: how many, and the site's page of the whole list.
+#[derive(Serialize)]
+struct More {
+    count: usize,
+    url: String,
+    /// Its number among the text part's references.
+    url_ref: usize,
 }
 
 #[derive(Serialize)]
@@ -67,7 +80,8 @@ pub struct Newsletter {
     pub subject: String,
     pub html: String,
     pub text: String,
-    /// Papers in the week's digest (new and updated), and in the email: always all.
+    /// Papers in the week's digest (new and updated), and in the email: all but in a
+    /// week too large for one message, whose lists then link to their pages on the site.
     pub papers: usize,
     pub papers_shown: usize,
     /// What was cut to fit: "one-liners left out in cs.AI (40 papers)", ….
@@ -78,13 +92,26 @@ pub struct Newsletter {
 
 /// The size of the HTML part as sent: encoded, with its part headers.
 pub fn encoded_html_len(html: &str) -> usize {
-    use lettre::message::SinglePart;
-    use lettre::message::header::ContentType;
-    SinglePart::builder()
-        .header(ContentType::TEXT_HTML)
-        .body(html.to_string())
+    encoded_len(html, lettre::message::header::ContentType::TEXT_HTML)
+}
+
+fn encoded_len(body: &str, kind: lettre::message::header::ContentType) -> usize {
+    lettre::message::SinglePart::builder()
+        .header(kind)
+        .body(body.to_string())
         .formatted()
         .len()
+}
+
+/// A week cut to fit is cut to a whole message under `HTML_SIZE_LIMIT`, both parts and
+/// its headers (about 1 KB, with room for long addresses and List-Unsubscribe links).
+const HEADER_ROOM: usize = 3_000;
+
+fn whole_message_fits((html, text): &(String, String)) -> bool {
+    encoded_html_len(html)
+        + encoded_len(text, lettre::message::header::ContentType::TEXT_PLAIN)
+        + HEADER_ROOM
+        <= HTML_SIZE_LIMIT
 }
 
 pub fn render_newsletter(
@@ -128,62 +155,112 @@ pub fn render_newsletter(
         .iter()
         .flat_map(|s| s.3.iter())
         .any(|p| p.review.machine);
-    let render_with = |forms: &[Form]| -> Result<(String, String)> {
+    // Where a list's whole length is on the site: its own pages where the week's page cuts
+    // it, else the week's page. One entry per list, the new versions last.
+    let whole_at: Vec<String> = {
+        let lists = views::week_lists(&digest);
+        let lens: Vec<usize> = lists.iter().map(|l| l.papers.len()).collect();
+        let picks = lists.first().is_some_and(|l| l.slug == "picks");
+        let web = views::week_shares(&lens, picks, views::WEEK_CARDS);
+        lists
+            .iter()
+            .zip(web)
+            .map(|(l, shown)| {
+                if shown < l.papers.len() {
+                    urls.permalink(&views::week_list_rel(&digest.week, &l.slug))
+                } else {
+                    format!("{}#{}", digest.permalink, anchor_of(&l.slug))
+                }
+            })
+            .collect()
+    };
+    let has_picks = !digest.picks.is_empty();
+    let lens: Vec<usize> = sources
+        .iter()
+        .map(|s| s.3.len())
+        .chain((!digest.updated_papers.is_empty()).then_some(digest.updated_papers.len()))
+        .collect();
+    let render_with = |forms: &[Form], caps: &[usize]| -> Result<(String, String)> {
         let mut refs = References::default();
         let groups: Vec<Group> = sources
             .iter()
             .zip(forms)
-            .map(|((name, full_name, anchor, papers), &form)| Group {
-                name,
-                full_name,
-                anchor: anchor.clone(),
-                count: papers.len(),
-                form,
-                items: papers
-                    .iter()
-                    .map(|p| {
-                        let page_ref = refs.number(&p.permalink);
-                        let (abs_ref, pdf_ref, code_ref) = if form == Form::Line {
-                            (0, 0, 0)
-                        } else {
-                            (
-                                refs.number(&p.abs_url),
-                                refs.number(p.pdf_url),
-                                refs.number(views::safe_url(p.review.code)),
-                            )
-                        };
-                        let has_headline = !p.review.headline.is_empty();
-                        Item {
-                            paper: p,
-                            head: if has_headline {
-                                p.review.headline
+            .zip(caps)
+            .enumerate()
+            .map(
+                |(gi, (((name, full_name, anchor, papers), &form), &cap))| Group {
+                    name,
+                    full_name,
+                    anchor: anchor.clone(),
+                    count: papers.len(),
+                    form,
+                    more: (cap < papers.len()).then(|| More {
+                        count: papers.len() - cap,
+                        url: whole_at[gi].clone(),
+                        url_ref: 0,
+                    }),
+                    items: papers[..cap]
+                        .iter()
+                        .map(|p| {
+                            let page_ref = refs.number(&p.permalink);
+                            let (abs_ref, pdf_ref, code_ref) = if form == Form::Line {
+                                (0, 0, 0)
                             } else {
-                                p.title
-                            },
-                            machine_head: has_headline && p.review.machine,
-                            authors: crate::render::views::first_authors(p.authors, 3),
-                            page_ref,
-                            abs_ref,
-                            pdf_ref,
-                            code_ref,
-                        }
-                    })
-                    .collect(),
-            })
+                                (
+                                    refs.number(&p.abs_url),
+                                    refs.number(p.pdf_url),
+                                    refs.number(views::safe_url(p.review.code)),
+                                )
+                            };
+                            let has_headline = !p.review.headline.is_empty();
+                            Item {
+                                paper: p,
+                                head: if has_headline {
+                                    p.review.headline
+                                } else {
+                                    p.title
+                                },
+                                machine_head: has_headline && p.review.machine,
+                                authors: crate::render::views::first_authors(p.authors, 3),
+                                page_ref,
+                                abs_ref,
+                                pdf_ref,
+                                code_ref,
+                            }
+                        })
+                        .collect(),
+                },
+            )
             .collect();
-        let updated: Vec<Updated> = digest
-            .updated_papers
+        // The links to the rest come after the papers' own among the references.
+        let mut groups = groups;
+        for g in &mut groups {
+            if let Some(m) = &mut g.more {
+                m.url_ref = refs.number(&m.url);
+            }
+        }
+        let updated_cap = caps.get(sources.len()).copied().unwrap_or(0);
+        let updated: Vec<Updated> = digest.updated_papers[..updated_cap]
             .iter()
             .map(|p| Updated {
                 paper: p,
                 page_ref: refs.number(&p.permalink),
             })
             .collect();
+        let updated_more = (updated_cap < digest.updated_papers.len()).then(|| {
+            let url = whole_at[sources.len()].clone();
+            More {
+                count: digest.updated_papers.len() - updated_cap,
+                url_ref: refs.number(&url),
+                url,
+            }
+        });
         let mut ctx = tera::Context::new();
         ctx.insert("site", &site_view);
         ctx.insert("digest", &digest);
         ctx.insert("groups", &groups);
         ctx.insert("updated", &updated);
+        ctx.insert("updated_more", &updated_more);
         ctx.insert("references", &refs.list());
         ctx.insert("machine", &machine);
         ctx.insert("unsubscribe", &email.unsubscribe_links());
@@ -208,7 +285,7 @@ pub fn render_newsletter(
     let is_picks = |i: usize| sources[i].2 == "picks";
     order.sort_by_key(|&i| (is_picks(i), std::cmp::Reverse(sources[i].3.len()), i));
     let mut forms = vec![Form::Full; sources.len()];
-    let mut rendered = render_with(&forms)?;
+    let mut rendered = render_with(&forms, &lens)?;
     let steps = [Form::Brief, Form::Line]
         .into_iter()
         .flat_map(|f| order.iter().map(move |&i| (f, i)));
@@ -221,7 +298,28 @@ pub fn render_newsletter(
             continue;
         }
         forms[gi] = form;
-        rendered = render_with(&forms)?;
+        rendered = render_with(&forms, &lens)?;
+    }
+    // Still over with every paper on a line: the most lines that fit, shared fairly, in a
+    // message whose two parts together are under the limit.
+    let mut cut = None;
+    if encoded_html_len(&rendered.0) > HTML_SIZE_LIMIT {
+        let total: usize = lens.iter().sum();
+        let (mut fits, mut over) = (0, total);
+        while fits + 1 < over {
+            let mid = (fits + over) / 2;
+            let caps = views::week_shares(&lens, has_picks, mid);
+            let r = render_with(&forms, &caps)?;
+            if whole_message_fits(&r) {
+                (fits, rendered, cut) = (mid, r, Some(mid));
+            } else {
+                over = mid;
+            }
+        }
+        if cut.is_none() {
+            rendered = render_with(&forms, &views::week_shares(&lens, has_picks, 0))?;
+            cut = Some(0);
+        }
     }
     let shortened = [Form::Brief, Form::Line]
         .into_iter()
@@ -246,6 +344,13 @@ pub fn render_newsletter(
             }
         })
         .collect();
+    let mut shortened: Vec<String> = shortened;
+    if let Some(lines) = cut {
+        shortened.push(format!(
+            "the first {lines} of {} papers, each list linking its page on the site for the rest",
+            lens.iter().sum::<usize>()
+        ));
+    }
     let over_limit = encoded_html_len(&rendered.0) > HTML_SIZE_LIMIT;
     let (html, text) = rendered;
     // Counted in what goes out, not assumed: a paper is shown when both parts link its page.
@@ -272,6 +377,14 @@ pub fn render_newsletter(
         shortened,
         over_limit,
     })
+}
+
+/// A list's anchor on the week's page.
+fn anchor_of(slug: &str) -> String {
+    match slug {
+        "picks" | "updated" => slug.to_string(),
+        _ => format!("group-{slug}"),
+    }
 }
 
 /// `style="a: b;c: d;"` as `style="a:b;c:d"`: the inliner's spacing is a tenth of a

@@ -91,6 +91,10 @@ const THEME: &[(&str, &str)] = &[
         include_str!("../../themes/default/templates/search.html"),
     ),
     (
+        "templates/week_list.html",
+        include_str!("../../themes/default/templates/week_list.html"),
+    ),
+    (
         "static/favicon.svg",
         include_str!("../../themes/default/static/favicon.svg"),
     ),

@@ -31,11 +31,15 @@ pub enum Front {
     /// below it (authors: a week rewrites about one page per author of its papers). The
     /// newest numbered page may repeat some of the front page's papers.
     NewestPapers,
+    /// A list that does not grow, read from its start (a week's group, in the digest's
+    /// order): the front page is its first page, `page/n/` its n-th from n = 2, and the
+    /// pager lists every page, in order.
+    Start,
 }
 
 /// A list of `len` papers (newest first, as `Category::papers` and `Author::papers` hold
 /// them) cut into pages of `per_page`.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Split {
     pub len: usize,
     pub per_page: usize,
@@ -49,7 +53,7 @@ impl Split {
             0
         } else {
             match self.front {
-                Front::TwoNewestPages => self.len.div_ceil(self.per_page),
+                Front::TwoNewestPages | Front::Start => self.len.div_ceil(self.per_page),
                 Front::NewestPapers => self.len / self.per_page,
             }
         }
@@ -61,6 +65,7 @@ impl Split {
             Front::TwoNewestPages => self.numbered().saturating_sub(2),
             Front::NewestPapers if self.numbered() == 0 => 0,
             Front::NewestPapers => (self.len - 1) / self.per_page,
+            Front::Start => 0,
         }
     }
 
@@ -76,7 +81,10 @@ impl Split {
             (ListPage::Front, Front::TwoNewestPages) => {
                 0..self.len - self.before_front() * self.per_page
             }
-            (ListPage::Front, Front::NewestPapers) => 0..self.len.min(self.per_page),
+            (ListPage::Front, Front::NewestPapers | Front::Start) => 0..self.len.min(self.per_page),
+            (ListPage::Numbered(n), Front::Start) => {
+                ((n - 1) * self.per_page).min(self.len)..(n * self.per_page).min(self.len)
+            }
             (ListPage::Numbered(n), _) => {
                 let end = self.len - (n - 1) * self.per_page;
                 end.saturating_sub(self.per_page)..end
@@ -86,7 +94,9 @@ impl Split {
 
     /// Every page, the front page first.
     pub fn pages(&self) -> impl Iterator<Item = ListPage> {
-        std::iter::once(ListPage::Front).chain((1..=self.numbered()).map(ListPage::Numbered))
+        // A list read from its start has no page 1 apart from its front page.
+        let first = if self.front == Front::Start { 2 } else { 1 };
+        std::iter::once(ListPage::Front).chain((first..=self.numbered()).map(ListPage::Numbered))
     }
 }
 
@@ -143,6 +153,9 @@ const WINDOW: usize = 2;
 
 /// The pager of a page of the list whose front page is `front` (see `page_rel`).
 pub fn paginator(front: &str, split: Split, page: ListPage, urls: &Urls) -> Paginator {
+    if split.front == Front::Start {
+        return from_start(front, split, page, urls);
+    }
     let url = |n: usize| urls.path(&page_rel(front, ListPage::Numbered(n)));
     let total = split.numbered();
     let newest = urls.path(front);
@@ -210,6 +223,37 @@ pub fn paginator(front: &str, split: Split, page: ListPage, urls: &Urls) -> Pagi
         next,
         newest,
         pages,
+    }
+}
+
+/// The pager of a list read from its start: every page linked, in order (a week's group
+/// has a few dozen pages at most, and the week's page links them all too).
+fn from_start(front: &str, split: Split, page: ListPage, urls: &Urls) -> Paginator {
+    let url = |n: usize| match n {
+        1 => urls.path(front),
+        n => urls.path(&page_rel(front, ListPage::Numbered(n))),
+    };
+    let n = match page {
+        ListPage::Front => 1,
+        ListPage::Numbered(n) => n,
+    };
+    let total = split.numbered();
+    let r = split.range(page);
+    Paginator {
+        current: (total > 0).then_some(n),
+        first: Some(r.start + 1),
+        last: Some(r.end),
+        prev: (n > 1).then(|| url(n - 1)),
+        next: (n < total).then(|| url(n + 1)),
+        newest: urls.path(front),
+        pages: (1..=total)
+            .map(|k| PageLink {
+                number: k,
+                url: url(k),
+                current: k == n,
+                gap: false,
+            })
+            .collect(),
     }
 }
 
@@ -361,6 +405,39 @@ mod tests {
         assert_eq!(shown(&p(30, ListPage::Front)), "1");
         assert_eq!(shown(&p(20, ListPage::Front)), "");
         assert_eq!(shown(&p(5, ListPage::Front)), "");
+    }
+
+    #[test]
+    fn a_week_s_group_is_paged_from_its_start_and_every_page_is_linked() {
+        let urls = Urls::new("/");
+        let s = Split {
+            len: 250,
+            per_page: 100,
+            front: Front::Start,
+        };
+        let pages: Vec<ListPage> = s.pages().collect();
+        assert_eq!(
+            pages,
+            [
+                ListPage::Front,
+                ListPage::Numbered(2),
+                ListPage::Numbered(3)
+            ]
+        );
+        assert_eq!(s.range(ListPage::Front), 0..100);
+        assert_eq!(s.range(ListPage::Numbered(3)), 200..250);
+        // Every paper on exactly one page.
+        let seen: Vec<usize> = pages.iter().flat_map(|&p| s.range(p)).collect();
+        assert_eq!(seen, (0..250).collect::<Vec<_>>());
+        let p = paginator("digests/2026-W10/cs.lg/", s, ListPage::Numbered(2), &urls);
+        assert_eq!(shown(&p), "1 [2] 3");
+        assert_eq!(p.pages[0].url, "/digests/2026-W10/cs.lg/");
+        assert_eq!(p.prev.as_deref(), Some("/digests/2026-W10/cs.lg/"));
+        assert_eq!(p.next.as_deref(), Some("/digests/2026-W10/cs.lg/page/3/"));
+        assert_eq!((p.first, p.last), (Some(101), Some(200)));
+        let small = Split { len: 40, ..s };
+        assert_eq!(small.pages().count(), 1);
+        assert_eq!(shown(&paginator("x/", small, ListPage::Front, &urls)), "");
     }
 
     #[test]

@@ -1,5 +1,5 @@
 // Checks the built example site in a real headless Chromium (Debian's), as a reader would:
-// cards render, <details> opens, search finds a paper by a word of its abstract, dark mode
+// cards render, a card's abstract opens in place, search finds a paper by a word of its abstract, dark mode
 // applies, nothing scrolls sideways at 375 px, and axe-core finds no serious violation.
 // Usage: node check.mjs BASE_URL SCREENSHOT_DIR
 import { check, finish, launchChromium } from "./harness.mjs";
@@ -22,16 +22,22 @@ async function open(url, opts = {}) {
 const shot = (page, name) => page.screenshot({ path: path.join(shots, name + ".png"), fullPage: false });
 
 try {
-  // Cards and <details>.
+  // Cards, and a card's abstract.
   {
     const { page, context } = await open("digests/2025-W34/");
     const cards = await page.locator("article.card").count();
     check("digest shows its 86 cards", cards === 86, `got ${cards}`);
-    const first = page.locator("article.card details.abstract").first();
-    check("abstracts start collapsed", !(await first.evaluate((d) => d.open)));
-    await first.locator("summary").click();
-    check("clicking the summary opens the abstract", await first.evaluate((d) => d.open));
-    const box = await first.locator("p").boundingBox();
+    // A card carries its abstract one click away: a link to the paper's page, which
+    // reader.js opens in place, fetched from that page.
+    const link = page.locator("article.card a.abstract-link").first();
+    check("no abstract inline on a card", (await page.locator("article.card .abstract-inline, article.card details").count()) === 0);
+    const href = await link.getAttribute("href");
+    check("the abstract link leads to the paper page's abstract", /papers\/[^/]+\/#abstract-title$/.test(href || ""), href);
+    await link.click();
+    const opened = page.locator("article.card .abstract-inline p").first();
+    await opened.waitFor({ timeout: 5000 });
+    check("clicking Abstract opens it in place", (await page.url()).endsWith("digests/2025-W34/"), page.url());
+    const box = await opened.boundingBox();
     check("the opened abstract is visible", box !== null && box.height > 20, JSON.stringify(box));
     await shot(page, "digest-desktop");
     await context.close();
@@ -46,7 +52,8 @@ try {
     const cards = grid.locator("article.card");
     const before = (await cards.nth(0).boundingBox()).height;
     const closedHeight = (await cards.nth(1).boundingBox()).height;
-    await cards.nth(1).locator("details.abstract summary").click();
+    await cards.nth(1).locator("a.abstract-link").click();
+    await cards.nth(1).locator(".abstract-inline p").waitFor({ timeout: 5000 });
     const [gridBox, openBox] = [await grid.boundingBox(), await cards.nth(1).boundingBox()];
     check("an open abstract's card spans the row", Math.abs(openBox.width - gridBox.width) < 2, `${openBox.width} of ${gridBox.width}`);
     // The card before it may now stand alone in its row, at its own height; no other card
@@ -55,7 +62,7 @@ try {
     check("the cards beside an open abstract grow no taller",
       (await cards.nth(0).boundingBox()).height < before + 2 && Math.max(...others) < 700, `${before}; others up to ${Math.max(...others)} px`);
     check("an open abstract's card stays short", openBox.height < 700, `${openBox.height} px`);
-    await cards.nth(1).locator("details.abstract summary").click();
+    await cards.nth(1).locator("a.abstract-link").click();
     const closed = await cards.nth(1).boundingBox();
     check("closing the abstract puts the card back in its column", Math.abs(closed.height - closedHeight) < 2 && closed.width < gridBox.width / 2,
       JSON.stringify(closed));
@@ -270,24 +277,25 @@ try {
     check("the first Tab stop skips to the content, and shows", skip.href === "#main" && skip.shown, JSON.stringify(skip));
     await context.close();
   }
-  // Printed, from a browser in dark mode: black on white, every abstract on the paper, and
-  // none of the search box, navigation or Save buttons.
+  // Printed, from a browser in dark mode: black on white, an abstract opened in place on
+  // the paper, and none of the search box, navigation, Save buttons or Abstract links (a
+  // card's abstract is on its paper's page, which prints it).
   {
     const { page, context } = await open("digests/2025-W34/", { colorScheme: "dark" });
     await page.waitForSelector("button.save");
+    await page.locator("article.card a.abstract-link").first().click();
+    await page.locator("article.card .abstract-inline p").first().waitFor({ timeout: 5000 });
     await page.emulateMedia({ media: "print" });
     const printed = await page.evaluate(() => {
-      const abstracts = [...document.querySelectorAll("details.abstract")];
       const seen = (sel) => [...document.querySelectorAll(sel)].filter((e) => e.checkVisibility()).length;
       return {
-        abstracts: abstracts.length,
-        shown: abstracts.filter((d) => !d.open && d.querySelector("p").checkVisibility()).length,
-        chrome: seen(".header-search, #site-nav, button.save, nav.overview, details.abstract > summary"),
+        opened: seen(".abstract-inline p"),
+        chrome: seen(".header-search, #site-nav, button.save, nav.overview, a.abstract-link"),
         colors: [getComputedStyle(document.body).color, getComputedStyle(document.body).backgroundColor].join(" on "),
       };
     });
-    check("printed: every abstract on the paper", printed.abstracts >= 80 && printed.shown === printed.abstracts, `${printed.shown} of ${printed.abstracts}`);
-    check("printed: no search, navigation or buttons", printed.chrome === 0, `${printed.chrome} shown`);
+    check("printed: an abstract opened in place is on the paper", printed.opened === 1, `${printed.opened}`);
+    check("printed: no search, navigation, buttons or Abstract links", printed.chrome === 0, `${printed.chrome} shown`);
     check("printed from dark mode: black on white", printed.colors === "rgb(0, 0, 0) on rgb(255, 255, 255)", printed.colors);
     await context.close();
   }

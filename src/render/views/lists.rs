@@ -24,7 +24,12 @@ pub struct CategoryGroup<P> {
     /// For "other", the folded groups: its name is "Other categories" ("All categories" when
     /// it is the only group) and its url empty.
     pub category: CategoryRef,
+    /// Its papers in the order `group_order` gives; on a week's page, only those it shows.
     pub papers: Vec<P>,
+    /// The whole group's length.
+    pub count: usize,
+    /// Where the rest is, when the week's page shows only its first papers (`fit_week`).
+    pub more: Option<More>,
     /// The folded small groups (each paper's card shows its category).
     pub other: bool,
 }
@@ -43,12 +48,16 @@ pub struct DigestView<'a, P = PaperView<'a>> {
     pub paper_count: usize,
     /// Papers an editor reviewed, first.
     pub picks: Vec<P>,
+    pub picks_count: usize,
+    pub picks_more: Option<More>,
     /// The other new papers, grouped by primary category: the site's own categories first
     /// (`Site::preferred_categories`), then the larger groups; groups smaller than
     /// `FOLD_BELOW` fold into one "Other categories" group, last. Papers in the digest's
     /// own order.
     pub groups: Vec<CategoryGroup<P>>,
     pub updated_papers: Vec<P>,
+    pub updated_count: usize,
+    pub updated_more: Option<More>,
     pub prev: Option<WeekLink>,
     pub next: Option<WeekLink>,
 }
@@ -90,24 +99,50 @@ pub fn digest_view_with<'a, P>(
 ) -> anyhow::Result<DigestView<'a, P>> {
     let d = &site.digests[di];
     let mut picks = Vec::new();
-    let mut groups: Vec<CategoryGroup<P>> = Vec::new();
+    let mut groups: Vec<CategoryGroup<usize>> = Vec::new();
     for &pi in &d.papers {
         if is_pick(&site.papers[pi]) {
-            picks.push(item(pi)?);
+            picks.push(pi);
             continue;
         }
         let category = primary_category(&site.papers[pi].front);
-        let paper = item(pi)?;
         match groups.iter_mut().find(|g| g.category.name == category) {
-            Some(g) => g.papers.push(paper),
+            Some(g) => g.papers.push(pi),
             None => groups.push(CategoryGroup {
                 category: category_page_link(category, urls),
-                papers: vec![paper],
+                papers: vec![pi],
+                count: 0,
+                more: None,
                 other: false,
             }),
         }
     }
-    let groups = order_groups(groups, &site.preferred_categories);
+    let mut groups = order_groups(groups, &site.preferred_categories);
+    for g in &mut groups {
+        // A stable sort: papers alike keep the digest's order.
+        g.papers.sort_by_key(|&i| group_order(&site.papers[i]));
+        g.count = g.papers.len();
+    }
+    let picks: Vec<P> = picks
+        .into_iter()
+        .map(&mut item)
+        .collect::<anyhow::Result<_>>()?;
+    let groups = groups
+        .into_iter()
+        .map(|g| {
+            Ok(CategoryGroup {
+                category: g.category,
+                papers: g
+                    .papers
+                    .into_iter()
+                    .map(&mut item)
+                    .collect::<anyhow::Result<_>>()?,
+                count: g.count,
+                more: None,
+                other: g.other,
+            })
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
     let rel = digest_rel(d);
     Ok(DigestView {
         week: d.week.to_string(),
@@ -122,17 +157,35 @@ pub fn digest_view_with<'a, P>(
         permalink: urls.permalink(&rel),
         body: &d.body_html,
         paper_count: d.papers.len(),
+        picks_count: picks.len(),
         picks,
+        picks_more: None,
         groups,
+        updated_count: d.updated.len(),
         updated_papers: d
             .updated
             .iter()
             .map(|&i| item(i))
             .collect::<anyhow::Result<_>>()?,
+        updated_more: None,
         // Digests are newest first: the previous week is the next index.
         prev: site.digests.get(di + 1).map(|p| week_link(p, urls)),
         next: di.checked_sub(1).map(|n| week_link(&site.digests[n], urls)),
     })
+}
+
+/// Where a paper comes in its group: one with code first, then one with a venue (a journal
+/// reference or a DOI: published, or accepted), then the rest; alike ones in the digest's
+/// order. A reader who opens a group that does not fit on the week's page meets first the
+/// papers they can check and build on. (The editor's picks come before every group.)
+pub fn group_order(p: &PaperEntry) -> (bool, bool) {
+    let f = &p.front;
+    let code = f
+        .machine
+        .as_deref()
+        .is_some_and(|m| !safe_url(&m.code).is_empty());
+    let venue = !f.journal_ref.trim().is_empty() || !f.doi.trim().is_empty();
+    (!code, !venue)
 }
 
 /// Groups of fewer papers than this fold into "Other categories", unless they are of the
@@ -188,6 +241,8 @@ pub(super) fn order_groups<P>(
                     full_name: "",
                 },
                 papers: small.into_iter().flat_map(|g| g.papers).collect(),
+                count: 0,
+                more: None,
                 other: true,
             });
         }

@@ -11,10 +11,12 @@ mod journal_ref;
 mod lists;
 mod paper_page;
 mod review;
+mod week_fit;
 
 pub use lists::*;
 pub use paper_page::*;
 pub use review::*;
+pub use week_fit::*;
 
 /// Everything a view needs to turn a site path into a link.
 pub struct Urls {

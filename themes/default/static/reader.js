@@ -424,6 +424,37 @@
     }
   }
 
+  // ---- A card's abstract, in place ----
+
+  // A card on a list page links to its abstract on the paper's page; here the link opens
+  // it under the card instead, fetched once from that page. Without JavaScript, or when
+  // the page cannot be had, the link leads there.
+  doc.addEventListener("click", function (ev) {
+    var link = ev.target && ev.target.closest ? ev.target.closest("a.abstract-link") : null;
+    if (!link || ev.button !== 0 || ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.altKey) return;
+    var body = link.closest(".card-body");
+    if (!body) return;
+    ev.preventDefault();
+    var shown = body.querySelector(".abstract-inline");
+    if (shown) {
+      shown.hidden = !shown.hidden;
+      link.setAttribute("aria-expanded", String(!shown.hidden));
+      return;
+    }
+    var href = link.getAttribute("href");
+    fetch(href.split("#")[0]).then(function (r) {
+      if (!r.ok) throw new Error("HTTP " + r.status);
+      return r.text();
+    }).then(function (html) {
+      var page = new DOMParser().parseFromString(html, "text/html");
+      var text = page.querySelector("section.abstract-full p");
+      if (!text) throw new Error("no abstract");
+      var box = el("div", { class: "abstract-inline" }, [doc.importNode(text, true)]);
+      body.appendChild(box);
+      link.setAttribute("aria-expanded", "true");
+    }).catch(function () { root.location.href = href; });
+  });
+
   // On a week's page, once something is saved (now or before): sort its papers for this
   // reader.
   var weekHeader = doc.querySelector(".week-header");
@@ -461,8 +492,16 @@
         var byId = new Map(cards.map(function (c) { return [c.getAttribute("data-id"), c]; }));
         // What the reader has not saved, most like what they have; what they saved is
         // known to them and goes last, in the digest's order.
-        var candidates = file.papers.filter(function (r) { return byId.has(r[0]) && !savedIds.has(r[0]); }).map(function (r) { return { id: r[0], vector: toVector(r[7]) }; });
-        rank(mine, candidates).forEach(function (r) { ranked.appendChild(byId.get(candidates[r.index].id)); });
+        // The whole week, not only the cards this page shows: a paper further down its
+        // group (on the group's own pages) gets a small card made from the week's file.
+        var candidates = file.papers.filter(function (r) { return !savedIds.has(r[0]); }).map(function (r) { return { id: r[0], row: r, vector: toVector(r[7]) }; });
+        ranked.textContent = "";
+        rank(mine, candidates).forEach(function (r) {
+          var c = candidates[r.index];
+          if (byId.has(c.id)) { ranked.appendChild(byId.get(c.id)); return; }
+          var p = fromRow(c.row, weekName);
+          ranked.appendChild(card(p, el("p", { class: "actions" }, outLinks(p).concat([saveButton(p)]))));
+        });
         cards.forEach(function (c) { if (savedIds.has(c.getAttribute("data-id"))) ranked.appendChild(c); });
         ranked.hidden = false;
         sections.forEach(function (s) { s.hidden = true; });
