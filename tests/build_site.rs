@@ -323,43 +323,74 @@ fn a_digest_shows_its_papers_grouped_by_category() {
     assert!(paper.contains("ICST 2026"), "comment shown");
 }
 
+/// The papers a category page lists, in order: each line's paper id and the page its title
+/// links to.
+fn lines_on(html: &str) -> Vec<(&str, &str)> {
+    html.split("<li id=\"paper-")
+        .skip(1)
+        .map(|line| {
+            let id = &line[..line.find('"').unwrap()];
+            let href = line.split("<a href=\"").nth(1).unwrap();
+            (id, &href[..href.find('"').unwrap()])
+        })
+        .collect()
+}
+
 #[test]
 fn categories_paginate() {
     let site = example_site();
     assert_ok(&build(site.path(), &[]));
     let public = site.path().join("public");
     let papers = papers_in(&site.path().join("content"));
-    let n = papers
+    let in_ai: Vec<&str> = papers
         .iter()
         .filter(|(_, _, c)| c.iter().any(|c| c == "cs.AI"))
-        .count();
+        .map(|(id, _, _)| id.as_str())
+        .collect();
+    let n = in_ai.len();
     assert!(n > 40, "enough cs.AI papers to paginate: {n}");
     let pages = n.div_ceil(20);
     let dir = public.join("categories/cs.AI");
-    let mut cards = 0;
+    let mut listed: Vec<&str> = Vec::new();
+    let mut htmls = Vec::new();
     for p in 1..=pages {
-        let path = dir.join(format!("page/{p}/index.html"));
-        let html = read(&path);
-        let on_page = html.matches("<article class=\"card").count();
+        htmls.push((p, read(dir.join(format!("page/{p}/index.html")))));
+    }
+    for (p, html) in &htmls {
+        let lines = lines_on(html);
+        let on_page = lines.len();
         // Counted from the oldest: page 1 holds the first 20, the last page the rest.
         let first = (p - 1) * 20 + 1;
-        assert_eq!(on_page, if p < pages { 20 } else { n - (pages - 1) * 20 });
+        assert_eq!(on_page, if *p < pages { 20 } else { n - (pages - 1) * 20 });
         assert!(
             html.contains(&format!(
                 "Page {p}: papers {first} to {}, counted from the oldest",
                 first + on_page - 1
             )),
-            "{}",
-            path.display()
+            "page {p}"
         );
-        cards += on_page;
+        // A line a paper, no card: its title links to its page, which exists; its abstract
+        // is there, not here.
+        assert!(!html.contains("<article class=\"card"), "page {p}");
+        for (id, href) in lines {
+            let rel = href.strip_prefix("/digest/").unwrap();
+            assert!(
+                public.join(rel).join("index.html").is_file(),
+                "{id}: {href}"
+            );
+            listed.push(id);
+        }
     }
-    assert_eq!(cards, n);
+    // Every paper of the category, each once, across its pages.
+    listed.sort();
+    let mut expected = in_ai.clone();
+    expected.sort();
+    assert_eq!(listed, expected);
     assert!(!dir.join(format!("page/{}/index.html", pages + 1)).exists());
     // The front page shows the two newest pages' papers and goes on to the one before.
     let front = read(dir.join("index.html"));
     let newest_two = n - pages.saturating_sub(2) * 20;
-    assert_eq!(front.matches("<article class=\"card").count(), newest_two);
+    assert_eq!(lines_on(&front).len(), newest_two);
     assert!(front.contains(&format!("{n} papers, newest first")));
     if pages > 2 {
         assert!(front.contains(&format!(
@@ -674,29 +705,25 @@ fn cards_rendered_once_give_the_same_site_as_cards_drawn_on_every_page() {
         let a = same_site_after_theme_edit(site.path(), "cards", |templates| {
             std::fs::remove_file(templates.join("card.html")).unwrap();
             // The digest and the home page draw their cards in macros.html's `week`.
-            for (page, call) in [
-                ("macros.html", "{{ <card paper={paper}/> }}"),
-                ("category.html", "{{ <card paper={paper}/> }}"),
-            ] {
-                let path = templates.join(page);
-                let text = read(&path).replace("{{ paper.card | safe }}", call);
-                assert!(text.contains(call), "{page} draws no cards");
-                std::fs::write(&path, text).unwrap();
-            }
+            let path = templates.join("macros.html");
+            let call = "{{ <card paper={paper}/> }}";
+            let text = read(&path).replace("{{ paper.card | safe }}", call);
+            assert!(text.contains(call), "macros.html draws no cards");
+            std::fs::write(&path, text).unwrap();
         });
-        // Cards are there at all, on every kind of list page.
-        for list in ["index.html", "digests/", "categories/"] {
+        // Cards are there at all, on every list page of weeks (category pages list lines).
+        for list in ["index.html", "digests/"] {
             let cards = occurrences_under(&a, list, "<article class=\"card");
             assert!(cards > 0, "no cards under {list}");
         }
     }
 }
 
-/// The same for author pages: the default theme renders each paper's line once
-/// (`line.html`); a theme without it, whose `author.html` draws the lines from paper lines,
-/// must give the same site byte for byte.
+/// The same for author and category pages: the default theme renders each paper's line
+/// once (`line.html`); a theme without it, whose `author.html` and `category.html` draw the
+/// lines from paper lines, must give the same site byte for byte.
 #[test]
-fn lines_rendered_once_give_the_same_site_as_lines_drawn_on_every_author_page() {
+fn lines_rendered_once_give_the_same_site_as_lines_drawn_on_every_list_page() {
     for site in [example_site(), hostile_site()] {
         let a = same_site_after_theme_edit(site.path(), "lines", |templates| {
             let line_template = read(templates.join("line.html"));
@@ -705,13 +732,17 @@ fn lines_rendered_once_give_the_same_site_as_lines_drawn_on_every_author_page() 
                 .find(|l| l.starts_with("<li"))
                 .expect("line.html draws a list item");
             std::fs::remove_file(templates.join("line.html")).unwrap();
-            let author = templates.join("author.html");
-            let text = read(&author).replace("{{ paper.line | safe }}", line);
-            assert!(text.contains("paper.title"), "author.html draws no lines");
-            std::fs::write(&author, text).unwrap();
+            for page in ["author.html", "category.html"] {
+                let path = templates.join(page);
+                let text = read(&path).replace("{{ paper.line | safe }}", line);
+                assert!(text.contains("paper.title"), "{page} draws no lines");
+                std::fs::write(&path, text).unwrap();
+            }
         });
-        let lines = occurrences_under(&a, "authors/", "<li id=\"paper-");
-        assert!(lines > 0, "no lines on author pages");
+        for list in ["authors/", "categories/"] {
+            let lines = occurrences_under(&a, list, "<li id=\"paper-");
+            assert!(lines > 0, "no lines under {list}");
+        }
     }
 }
 

@@ -975,13 +975,13 @@ fn numbered_pages(public: &Path, category: &str) -> Vec<(usize, String)> {
     pages
 }
 
-/// The papers a list page links to, in order.
-fn cards_on(html: &str) -> Vec<&str> {
-    html.split("<article class=\"card\"")
+/// The papers a category page links to, a line each, in order.
+fn lines_on(html: &str) -> Vec<&str> {
+    html.split("<li id=\"paper-")
         .skip(1)
-        .map(|card| {
-            let start = card.find("/papers/").unwrap();
-            let rest = &card[start..];
+        .map(|line| {
+            let start = line.find("/papers/").unwrap();
+            let rest = &line[start..];
             &rest[..rest.find('"').unwrap()]
         })
         .collect()
@@ -1010,7 +1010,7 @@ fn new_weeks_leave_full_category_pages_as_they_were() {
         before.len(),
         after.len()
     );
-    assert_ne!(cards_on(&front_before), cards_on(&front_after));
+    assert_ne!(lines_on(&front_before), lines_on(&front_after));
 
     // Every page that was full holds the same papers under the same URL, and all but the
     // newest few are byte for byte the same: the two the front page shows, and the three
@@ -1019,8 +1019,8 @@ fn new_weeks_leave_full_category_pages_as_they_were() {
     let mut unchanged = 0;
     for ((n, old), (m, new)) in before.iter().zip(&after) {
         assert_eq!(n, m);
-        if cards_on(old).len() == 2 {
-            assert_eq!(cards_on(old), cards_on(new), "page {n}");
+        if lines_on(old).len() == 2 {
+            assert_eq!(lines_on(old), lines_on(new), "page {n}");
         }
         if *n + 5 <= newest {
             assert_eq!(old, new, "page {n}");
@@ -1030,12 +1030,12 @@ fn new_weeks_leave_full_category_pages_as_they_were() {
     assert!(unchanged >= 5, "only {unchanged} pages compared");
     // Page 1 holds the oldest papers, the front page the newest: together with the pages
     // between, each paper once.
-    let all: Vec<&str> = after.iter().rev().flat_map(|(_, h)| cards_on(h)).collect();
+    let all: Vec<&str> = after.iter().rev().flat_map(|(_, h)| lines_on(h)).collect();
     let mut distinct = all.clone();
     distinct.sort();
     distinct.dedup();
     assert_eq!(distinct.len(), all.len(), "a paper on two numbered pages");
-    let front = cards_on(&front_after);
+    let front = lines_on(&front_after);
     assert_eq!(
         front[..],
         all[..front.len()],

@@ -62,6 +62,13 @@ fn paper_pages_carry_citation_tags_json_ld_and_bibtex() {
     assert!(html.contains(
         "<meta property=\"og:url\" content=\"https://example.github.io/digest/papers/2604.03438/\">"
     ));
+    // One version: its day is said once (citation_online_date is for a later version's),
+    // and its abstract twice, as text on the page and as citation_abstract; the JSON-LD
+    // does not repeat it.
+    assert!(meta(&html, "citation_online_date").is_empty(), "{html}");
+    let opening: String = f["abstract"].as_str().unwrap().chars().take(40).collect();
+    assert_eq!(meta(&html, "citation_abstract").len(), 1);
+    assert_eq!(html.matches(opening.as_str()).count(), 2, "{opening}");
 
     let json = json_ld(&html);
     assert_eq!(json["@type"], "ScholarlyArticle");

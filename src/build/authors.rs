@@ -1,11 +1,13 @@
-//! Author pages: the newest papers first, older ones on pages counted from the oldest.
+//! Author pages: the newest papers first, older ones on pages counted from the oldest;
+//! and the lists of lines they share with category pages.
 
 use super::*;
 
-/// Author pages. With `kept` (incremental builds), paper lines are taken from, and kept
-/// in, that file.
-pub(super) fn render_authors(ctx: &Ctx, out: &Output, kept: Option<&Path>) -> Result<()> {
+/// Category and author pages, which list a paper as its line. With `kept` (incremental
+/// builds), paper lines are taken from, and kept in, that file.
+pub(super) fn render_line_lists(ctx: &Ctx, out: &Output, kept: Option<&Path>) -> Result<()> {
     let site = ctx.site;
+    let category_pages = category_pages(site, ctx.config.paginate_by);
     let in_theme = Snippet::Line.in_theme(&ctx.tera);
     let kept = kept.filter(|_| in_theme);
     let keys: Vec<Fingerprint> = match kept {
@@ -23,9 +25,14 @@ pub(super) fn render_authors(ctx: &Ctx, out: &Output, kept: Option<&Path>) -> Re
     let writer = kept
         .zip(kept_lines.as_ref())
         .and_then(|(path, lines)| lines.writer(path, &keys));
-    // A paper is on the page of each of its authors: its line is rendered once.
+    // A paper is on the page of each of its authors and of each of its categories: its
+    // line is rendered once.
     let lines = in_theme.then(|| {
-        let uses = site.authors.iter().flat_map(|a| a.papers.iter().copied());
+        let uses = site
+            .authors
+            .iter()
+            .flat_map(|a| a.papers.iter().copied())
+            .chain(category_pages.iter().flat_map(|p| p.papers.iter().copied()));
         let lines = Snippets::new(Snippet::Line, site, &ctx.tera, &ctx.urls, uses);
         match kept {
             Some(_) => lines.with_store(snippets::Store {
@@ -36,6 +43,23 @@ pub(super) fn render_authors(ctx: &Ctx, out: &Output, kept: Option<&Path>) -> Re
             None => lines,
         }
     });
+    render_category_pages(ctx, out, lines.as_ref(), &category_pages)?;
+    render_author_pages(ctx, out, lines.as_ref())?;
+    #[cfg(debug_assertions)]
+    if let Some(lines) = &lines {
+        debug_assert_eq!(lines.held(), 0, "lines held after every list page");
+    }
+    drop(lines);
+    if let Some(writer) = writer {
+        writer.finish();
+    }
+    Ok(())
+}
+
+/// Every author's pages, each paper as its line from `lines` (or as a plain line view for
+/// a theme without `line.html`).
+fn render_author_pages(ctx: &Ctx, out: &Output, lines: Option<&Snippets>) -> Result<()> {
+    let site = ctx.site;
     site.authors
         .par_iter()
         .with_max_len(GRAIN)
@@ -58,7 +82,7 @@ pub(super) fn render_authors(ctx: &Ctx, out: &Output, kept: Option<&Path>) -> Re
                     );
                     let rel = pager::page_rel(&front, page);
                     ctx.page(out, context, "author.html", &rel, h.finish(), |c| {
-                        match &lines {
+                        match lines {
                             Some(lines) => {
                                 let held = papers
                                     .iter()
@@ -85,21 +109,12 @@ pub(super) fn render_authors(ctx: &Ctx, out: &Output, kept: Option<&Path>) -> Re
                     })
                     .with_context(|| named_by("author", &author.name, site, &author.papers))?;
                 }
-                if let Some(lines) = &lines {
+                if let Some(lines) = lines {
                     lines.release(&author.papers);
                 }
                 Ok::<_, anyhow::Error>(())
             },
-        )?;
-    #[cfg(debug_assertions)]
-    if let Some(lines) = &lines {
-        debug_assert_eq!(lines.held(), 0, "lines held after every author page");
-    }
-    drop(lines);
-    if let Some(writer) = writer {
-        writer.finish();
-    }
-    Ok(())
+        )
 }
 
 /// Papers on an author's front page, the newest; older ones are on full pages of as many,

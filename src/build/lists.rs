@@ -1,89 +1,35 @@
-//! Digests, the home page and category pages, rendered week by week.
+//! Digests and the home page, rendered week by week.
 
 use super::*;
 
-/// A page of a category's list.
-pub(super) struct CategoryPage<'s> {
-    pub(super) category: &'s Category,
-    pub(super) split: Split,
-    pub(super) page: ListPage,
-    pub(super) papers: &'s [usize],
-}
-
-/// Digests, the home page and category pages, week by week from the newest, each category
-/// page right after the digest of the oldest week it shows: every card is then rendered
-/// once and held only while pages that show it are still to come.
+/// Digests and the home page, week by week from the newest: every card is rendered once
+/// and held only while pages that show it are still to come.
 pub(super) fn render_weeks(ctx: &Ctx, out: &Output) -> Result<()> {
     let site = ctx.site;
-    let weeks = site.digests.len();
-    let per_page = ctx.config.paginate_by;
-    // due[w]: the category pages to render after week w; due[weeks]: those that show
-    // papers no digest lists.
-    let mut due: Vec<Vec<CategoryPage>> = (0..=weeks).map(|_| Vec::new()).collect();
-    for category in &site.categories {
-        let split = Split {
-            len: category.papers.len(),
-            per_page,
-            front: pager::Front::TwoNewestPages,
-        };
-        for page in split.pages() {
-            let papers = &category.papers[split.range(page)];
-            let oldest = papers
-                .iter()
-                .map(|i| site.week_of[*i].unwrap_or(weeks))
-                .max()
-                .unwrap_or(weeks);
-            due[oldest].push(CategoryPage {
-                category,
-                split,
-                page,
-                papers,
-            });
-        }
-    }
     let cards = Snippet::Card.in_theme(&ctx.tera).then(|| {
         let digests = site
             .digests
             .iter()
             .flat_map(|d| d.papers.iter().chain(&d.updated));
-        let pages = due.iter().flatten().flat_map(|p| p.papers);
-        Snippets::new(
-            Snippet::Card,
-            site,
-            &ctx.tera,
-            &ctx.urls,
-            digests.chain(pages).copied(),
-        )
+        Snippets::new(Snippet::Card, site, &ctx.tera, &ctx.urls, digests.copied())
     });
     let cards = cards.as_ref();
     let home = home_week(site);
-    for (di, pages) in due.iter().enumerate() {
-        let Some(d) = site.digests.get(di) else {
-            render_category_pages(ctx, out, cards, pages)?;
-            continue;
-        };
-        // A digest page is one long template run: the week's category pages use the
-        // other cores meanwhile.
-        let (digest, categories) = rayon::join(
-            || {
-                if Some(di) != home {
-                    return render_digest(ctx, out, cards, di);
-                }
-                // The home page shows the newest week's cards too: they are made once,
-                // and then its template and the digest's run side by side.
-                if let Some(cards) = cards {
-                    digest_cards(cards, d, &ctx.base)?;
-                }
-                let (digest, index) = rayon::join(
-                    || render_digest(ctx, out, cards, di),
-                    || render_index(ctx, out, cards),
-                );
-                digest.and(index)
-            },
-            || render_category_pages(ctx, out, cards, pages),
-        );
-        digest?;
-        categories?;
+    for (di, d) in site.digests.iter().enumerate() {
+        if Some(di) != home {
+            render_digest(ctx, out, cards, di)?;
+        } else {
+            // The home page shows the newest week's cards too: they are made once, and
+            // then its template and the digest's run side by side.
+            if let Some(cards) = cards {
+                digest_cards(cards, d, &ctx.base)?;
+            }
+            let (digest, index) = rayon::join(
+                || render_digest(ctx, out, cards, di),
+                || render_index(ctx, out, cards),
+            );
+            digest.and(index)?;
+        }
         if let Some(cards) = cards {
             cards.release(&d.papers);
             cards.release(&d.updated);
@@ -108,18 +54,6 @@ pub(super) fn digest_cards<'a>(
     let papers: Vec<usize> = d.papers.iter().chain(&d.updated).copied().collect();
     let rendered = cards.prepare(&papers, base)?;
     Ok(papers.into_iter().zip(rendered).collect())
-}
-
-/// The cards of `papers`, by paper, rendered where not ready.
-pub(super) fn cards_of<'a>(
-    cards: &Snippets<'a>,
-    papers: &[usize],
-    context: &mut tera::Context,
-) -> Result<HashMap<usize, snippets::Held<'a>>> {
-    papers
-        .iter()
-        .map(|&i| Ok((i, cards.get(i, context)?)))
-        .collect()
 }
 
 pub(super) fn render_digest(
@@ -305,89 +239,6 @@ pub(super) fn render_index(ctx: &Ctx, out: &Output, cards: Option<&Snippets>) ->
         Some(h) => c.insert("latest", &week_view(ctx, cards, h, fits_lists(ctx))?),
     }
     always(ctx, out, "index.html", "index.html", &c)
-}
-
-pub(super) fn render_category_pages(
-    ctx: &Ctx,
-    out: &Output,
-    cards: Option<&Snippets>,
-    pages: &[CategoryPage],
-) -> Result<()> {
-    let site = ctx.site;
-    pages.par_iter().with_max_len(GRAIN).try_for_each_init(
-        || ctx.context(),
-        |context, page| {
-            let CategoryPage {
-                category: cat,
-                split,
-                page,
-                papers,
-            } = *page;
-            let headings = views::week_headings(site, papers, &ctx.urls);
-            let paginator = pager::paginator(&pager::front_rel(&cat.slug), split, page, &ctx.urls);
-            let mut h = ctx.fingerprints.list_page(
-                "category",
-                &cat.name,
-                &cat.slug,
-                &paginator,
-                page,
-                cat.papers.len(),
-                papers,
-            );
-            // Week headings show digest titles, which a paper's own inputs do not cover.
-            for heading in headings.iter().flatten() {
-                h.str(&heading.name).str(&heading.url);
-            }
-            ctx.page(
-                out,
-                context,
-                "category.html",
-                &pager::rel(&cat.slug, page),
-                h.finish(),
-                |c| {
-                    match cards {
-                        Some(cards) => {
-                            let held = cards_of(cards, papers, c.context)?;
-                            let list: Vec<_> = papers
-                                .iter()
-                                .zip(headings)
-                                .map(|(&i, w)| views::Headed {
-                                    paper: views::card_item(site, i, &ctx.urls, &held[&i]),
-                                    week_heading: w,
-                                })
-                                .collect();
-                            c.insert("papers", &list);
-                        }
-                        None => {
-                            let list: Vec<_> = papers
-                                .iter()
-                                .zip(headings)
-                                .map(|(&i, w)| {
-                                    Ok(views::Headed {
-                                        paper: views::paper_view(site, i, &ctx.urls)?,
-                                        week_heading: w,
-                                    })
-                                })
-                                .collect::<Result<_>>()?;
-                            c.insert("papers", &list);
-                        }
-                    }
-                    if page == ListPage::Front {
-                        c.insert("category", &views::category_summary(cat, &ctx.urls));
-                    } else {
-                        c.insert("category", &views::category_link(cat, &ctx.urls));
-                    }
-                    c.insert("paginator", &paginator);
-                    Ok(())
-                },
-            )
-            .with_context(|| named_by("category", &cat.name, site, papers))?;
-            if let Some(cards) = cards {
-                cards.release(papers);
-            }
-            Ok(())
-        },
-    )
 }
 
 /// Says which content file a page's name comes from, for an error on that page: the

@@ -1,6 +1,7 @@
 //! `paperboy build`: content -> public/, as a flat list of timed steps.
 
 mod authors;
+mod categories;
 mod ctx;
 mod files;
 mod kept_lines;
@@ -10,6 +11,7 @@ mod snippets;
 mod steps;
 
 use authors::*;
+use categories::*;
 use ctx::*;
 use files::*;
 use lists::*;
@@ -285,21 +287,21 @@ pub fn run_then<T>(
     steps.done("render papers");
 
     render_weeks(&ctx, &out)?;
-    steps.done("render digests, home, categories");
+    steps.done("render digests, home");
 
     let search_state = kept.as_ref().map(|k| k.search_state.as_path());
     let lines_cache = kept.as_ref().map(|k| k.lines.as_path());
     // Where earlier builds kept it, as JSON.
     let _ = std::fs::remove_file(root.join(".cache/search-index.json"));
-    // Building the search index is mostly one thread's work: the author pages, which
-    // need nothing from it, keep the other cores busy meanwhile.
+    // Building the search index is mostly one thread's work: the category and author
+    // pages, which need nothing from it, keep the other cores busy meanwhile.
     let (authors, search) = rayon::join(
-        || render_authors(&ctx, &out, lines_cache),
+        || render_line_lists(&ctx, &out, lines_cache),
         || write_search_index(&ctx, &out, search_state),
     );
     authors?;
     search?;
-    steps.done("render authors, search index");
+    steps.done("render categories, authors, search index");
 
     render_lists(&ctx, &out)?;
     steps.done("render archive, search, 404");

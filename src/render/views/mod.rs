@@ -351,7 +351,13 @@ pub struct PaperLine<'a> {
     pub title: &'a str,
     pub primary_category: &'a str,
     pub published: String,
+    /// The first `LINE_AUTHORS`, then "et al.".
+    pub authors: String,
+    pub badges: &'a [String],
 }
+
+/// Authors a line names: enough to tell a group's paper at a glance.
+const LINE_AUTHORS: usize = 2;
 
 pub fn paper_line<'a>(site: &'a Site, i: usize, urls: &Urls) -> PaperLine<'a> {
     let p = &site.papers[i];
@@ -361,6 +367,8 @@ pub fn paper_line<'a>(site: &'a Site, i: usize, urls: &Urls) -> PaperLine<'a> {
         title: &p.front.title,
         primary_category: &p.front.primary_category,
         published: first_version_shown(p.front.first_version(), '-'),
+        authors: first_authors(&p.front.authors, LINE_AUTHORS),
+        badges: review_view(p, urls).badges,
     }
 }
 

@@ -285,7 +285,11 @@ pub fn paper_page_extras(
     let (persons, more) = crate::site::byline::persons(&f.authors);
     citation.extend(persons.iter().map(|a| ("citation_author", last_first(a))));
     citation.push(("citation_date", date.clone()));
-    citation.push(("citation_online_date", ymd(&f.updated, '/')));
+    // The latest version's date, where it says more than the first's.
+    let online = ymd(&f.updated, '/');
+    if online != date {
+        citation.push(("citation_online_date", online));
+    }
     let pdf = safe_url(&f.links.pdf);
     if !pdf.is_empty() {
         citation.push(("citation_pdf_url", pdf.to_string()));
