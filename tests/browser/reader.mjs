@@ -77,13 +77,15 @@ try {
     check("no category chip repeats its group's heading", chipsInAI === 0, `${chipsInAI} shown`);
     const chipsInOther = await page.locator("#group-other article.card a.cat").evaluateAll((as) => as.filter((a) => getComputedStyle(a).display !== "none").length);
     check("cards in the folded group show their category", chipsInOther > 0);
-    const summary = page.locator("details.abstract summary").first();
-    const toggle = await summary.innerText();
-    check("the abstract toggle says what it does", toggle.trim() === "Show the abstract", toggle);
-    await summary.click();
-    const opened = await summary.innerText();
-    check("an open abstract's toggle says it hides it", opened.trim() === "Hide the abstract", opened);
-    await summary.click();
+    // The abstract is a link on every card (to the paper page's abstract), opened in place.
+    const link = page.locator("#group-cs\\.AI article.card a.abstract-link").first();
+    check("the abstract link says what it opens", (await link.innerText()).trim() === "Abstract", await link.innerText());
+    await link.click();
+    const inline = page.locator("#group-cs\\.AI article.card .abstract-inline p").first();
+    await inline.waitFor({ timeout: 5000 });
+    check("an opened abstract says it is open", (await link.getAttribute("aria-expanded")) === "true");
+    await link.click();
+    check("a second click folds it again", !(await inline.isVisible()) && (await link.getAttribute("aria-expanded")) === "false");
     await context.close();
   }
   // A phone: one column.
