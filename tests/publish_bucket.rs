@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{assert_ok, assert_same_tree, example_site, stderr, tree};
+use common::{assert_ok, assert_same_tree, example_site, paperboy, stderr, tree};
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -255,11 +255,7 @@ fn a_second_publish_sends_only_what_the_build_changed_and_deletes_what_went() {
     let site = publishing_site(&server);
     let aside = tempfile::tempdir().unwrap();
     let held = hold_back_newest_week(site.path(), aside.path());
-    assert_ok(
-        &paperboy_with(&server, site.path(), &["build"])
-            .output()
-            .unwrap(),
-    );
+    assert_ok(&paperboy(site.path(), &["build"]));
     let public = site.path().join("public");
 
     let first = publish(&server, site.path());
@@ -288,11 +284,7 @@ fn a_second_publish_sends_only_what_the_build_changed_and_deletes_what_went() {
     for (from, to) in held {
         std::fs::rename(from, to).unwrap();
     }
-    assert_ok(
-        &paperboy_with(&server, site.path(), &["build"])
-            .output()
-            .unwrap(),
-    );
+    assert_ok(&paperboy(site.path(), &["build"]));
     let after = tree(&public);
     let old: std::collections::HashMap<&str, &[u8]> = before
         .iter()
@@ -353,11 +345,7 @@ fn a_second_publish_sends_only_what_the_build_changed_and_deletes_what_went() {
 fn every_object_is_stored_with_its_content_type_and_cache_control() {
     let server = S3Server::start();
     let site = publishing_site(&server);
-    assert_ok(
-        &paperboy_with(&server, site.path(), &["build"])
-            .output()
-            .unwrap(),
-    );
+    assert_ok(&paperboy(site.path(), &["build"]));
     assert_ok(&publish(&server, site.path()));
     let stored = stored_headers(&server);
     let public = site.path().join("public");
@@ -409,11 +397,7 @@ fn every_object_is_stored_with_its_content_type_and_cache_control() {
 fn a_publish_killed_midway_is_finished_by_the_next_one() {
     let server = S3Server::start();
     let site = publishing_site(&server);
-    assert_ok(
-        &paperboy_with(&server, site.path(), &["build"])
-            .output()
-            .unwrap(),
-    );
+    assert_ok(&paperboy(site.path(), &["build"]));
     let public = site.path().join("public");
     let files = tree(&public).len();
 
@@ -474,11 +458,7 @@ fn a_publish_killed_midway_is_finished_by_the_next_one() {
     );
     let aside = tempfile::tempdir().unwrap();
     hold_back_newest_week(site.path(), aside.path());
-    assert_ok(
-        &paperboy_with(&server, site.path(), &["build"])
-            .output()
-            .unwrap(),
-    );
+    assert_ok(&paperboy(site.path(), &["build"]));
     assert!(!public.join(&in_flight).exists());
 
     let mark = server.log_mark();
@@ -504,11 +484,7 @@ fn a_publish_killed_midway_is_finished_by_the_next_one() {
 fn an_unreachable_remote_is_an_error_naming_it_and_rclones_message() {
     let server = S3Server::start();
     let site = publishing_site(&server);
-    assert_ok(
-        &paperboy_with(&server, site.path(), &["build"])
-            .output()
-            .unwrap(),
-    );
+    assert_ok(&paperboy(site.path(), &["build"]));
     let closed = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
