@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{assert_ok, example_site, paperboy, read, stderr};
+use common::{assert_ok, example_site, paper_markdown, paperboy, read, stderr};
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -32,12 +32,7 @@ fn set_line(text: &str, key: &str, value: &str) -> String {
 /// papers made from the example's own, under new ids, spread over the 40 categories: 39
 /// of about 20 papers and cs.SY with the rest. Returns the new ids.
 fn add_week(site: &Path, n: usize) -> Vec<String> {
-    let mut sources: Vec<std::path::PathBuf> = walkdir::WalkDir::new(site.join("content/papers"))
-        .into_iter()
-        .map(|e| e.unwrap().into_path())
-        .filter(|p| p.extension().is_some_and(|x| x == "md"))
-        .collect();
-    sources.sort();
+    let sources = paper_markdown(site);
     let dir = site.join("content/papers/2605");
     std::fs::create_dir_all(&dir).unwrap();
     let mut ids = Vec::new();

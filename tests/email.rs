@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{assert_ok, example_site, paperboy, read, stderr};
+use common::{assert_ok, example_site, paper_markdown, paperboy, read, stderr};
 use mailparse::MailHeaderMap;
 use std::collections::BTreeMap;
 use std::io::BufRead;
@@ -323,12 +323,7 @@ fn a_week_of_one_group_has_no_overview_to_jump_from() {
 }
 
 fn add_big_week(site: &Path) -> Vec<toml::Table> {
-    let mut sources: Vec<std::path::PathBuf> = walkdir::WalkDir::new(site.join("content/papers"))
-        .into_iter()
-        .map(|e| e.unwrap().into_path())
-        .filter(|p| p.extension().is_some_and(|x| x == "md"))
-        .collect();
-    sources.sort();
+    let sources = paper_markdown(site);
     let dir = site.join("content/papers/2509");
     std::fs::create_dir_all(&dir).unwrap();
     let mut ids = Vec::new();

@@ -199,6 +199,17 @@ description = "Papers for tests"
 base_url = "https://example.org/digest"
 "#;
 
+/// A site's paper files (`content/papers/**/*.md`), in path order.
+pub fn paper_markdown(site: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(site.join("content/papers"))
+        .into_iter()
+        .map(|e| e.unwrap().into_path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    files.sort();
+    files
+}
+
 pub fn paperboy(root: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_paperboy"))
         .arg("--root")
