@@ -4,8 +4,8 @@
 mod common;
 
 use common::{
-    age_content, assert_ok, assert_same_tree, edit, example_site, hostile_site, link_dir, paperboy,
-    read, stderr, tree,
+    age_content, assert_ok, assert_same_tree, edit, example_site, hold_back_weeks, hostile_site,
+    ids_in, link_dir, paper_files, paperboy, read, stderr, tree,
 };
 use std::path::{Path, PathBuf};
 
@@ -28,78 +28,6 @@ fn pages_built(o: &std::process::Output) -> usize {
         .replace(',', "")
         .parse()
         .unwrap()
-}
-
-fn ids_in(digest: &Path) -> Vec<String> {
-    let text = read(digest);
-    let list = |key: &str| -> Vec<String> {
-        let Some(start) = text.find(&format!("{key} = [")) else {
-            return Vec::new();
-        };
-        let rest = &text[start..];
-        let end = rest.find(']').unwrap();
-        rest[..end]
-            .split('"')
-            .skip(1)
-            .step_by(2)
-            .map(str::to_string)
-            .collect()
-    };
-    let mut ids = list("papers");
-    ids.extend(list("updated_papers"));
-    ids
-}
-
-/// Paper id -> its file, read from the files themselves (`id = "…"`).
-fn paper_files(content: &Path) -> std::collections::HashMap<String, PathBuf> {
-    walkdir::WalkDir::new(content.join("papers"))
-        .into_iter()
-        .map(|e| e.unwrap())
-        .filter(|e| e.file_type().is_file())
-        .filter_map(|e| {
-            let text = read(e.path());
-            let id = text
-                .lines()
-                .find_map(|l| l.strip_prefix("id = \"")?.strip_suffix('"'))?
-                .to_string();
-            Some((id, e.path().to_path_buf()))
-        })
-        .collect()
-}
-
-/// Moves the newest `n` weeks (digests and the papers only they list) out of the site and
-/// returns them as (from, to) pairs for putting back.
-fn hold_back_weeks(site: &Path, aside: &Path, n: usize) -> Vec<(PathBuf, PathBuf)> {
-    let content = site.join("content");
-    let mut digests: Vec<PathBuf> = std::fs::read_dir(content.join("digests"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    digests.sort();
-    let (kept_weeks, newest) = digests.split_at(digests.len() - n);
-    let still_listed: std::collections::HashSet<String> =
-        kept_weeks.iter().flat_map(|d| ids_in(d)).collect();
-    let files = paper_files(&content);
-    let mut moved = Vec::new();
-    for d in newest {
-        for id in ids_in(d) {
-            if !still_listed.contains(&id) {
-                moved.push(files[&id].clone());
-            }
-        }
-        moved.push(d.clone());
-    }
-    moved.sort();
-    moved.dedup();
-    moved
-        .into_iter()
-        .enumerate()
-        .map(|(i, from)| {
-            let to = aside.join(format!("{i}.md"));
-            std::fs::rename(&from, &to).unwrap();
-            (to, from)
-        })
-        .collect()
 }
 
 #[test]

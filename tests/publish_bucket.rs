@@ -5,7 +5,10 @@
 
 mod common;
 
-use common::{assert_ok, assert_same_tree, example_site, paperboy, stderr, tree};
+use common::{
+    assert_ok, assert_same_tree, example_site, hold_back_weeks, ids_in, paper_files, paperboy,
+    stderr, tree,
+};
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -163,36 +166,6 @@ fn files_sent(o: &Output) -> usize {
         .unwrap()
 }
 
-/// Paper id -> its file, read from the files themselves (`id = "…"`).
-fn paper_files(content: &Path) -> std::collections::HashMap<String, PathBuf> {
-    walkdir::WalkDir::new(content.join("papers"))
-        .into_iter()
-        .map(|e| e.unwrap())
-        .filter(|e| e.file_type().is_file())
-        .filter_map(|e| {
-            let text = common::read(e.path());
-            let id = text
-                .lines()
-                .find_map(|l| l.strip_prefix("id = \"")?.strip_suffix('"'))?
-                .to_string();
-            Some((id, e.path().to_path_buf()))
-        })
-        .collect()
-}
-
-/// The ids a digest lists (`papers` and `updated_papers`).
-fn ids_in(digest: &Path) -> Vec<String> {
-    common::read(digest)
-        .lines()
-        .filter_map(|l| {
-            l.trim()
-                .strip_prefix('"')?
-                .strip_suffix("\",")
-                .map(String::from)
-        })
-        .collect()
-}
-
 fn digests(site: &Path) -> Vec<PathBuf> {
     let mut d: Vec<PathBuf> = std::fs::read_dir(site.join("content/digests"))
         .unwrap()
@@ -200,30 +173,6 @@ fn digests(site: &Path) -> Vec<PathBuf> {
         .collect();
     d.sort();
     d
-}
-
-/// Moves the newest week (its digest and the papers only it lists) into `aside`; returns
-/// (aside, place) pairs to put back.
-fn hold_back_newest_week(site: &Path, aside: &Path) -> Vec<(PathBuf, PathBuf)> {
-    let all = digests(site);
-    let (newest, older) = all.split_last().unwrap();
-    let listed_before: HashSet<String> = older.iter().flat_map(|d| ids_in(d)).collect();
-    let files = paper_files(&site.join("content"));
-    let mut moved: Vec<PathBuf> = ids_in(newest)
-        .into_iter()
-        .filter(|id| !listed_before.contains(id))
-        .map(|id| files[&id].clone())
-        .collect();
-    moved.push(newest.clone());
-    moved
-        .into_iter()
-        .enumerate()
-        .map(|(i, from)| {
-            let to = aside.join(format!("{i}.md"));
-            std::fs::rename(&from, &to).unwrap();
-            (to, from)
-        })
-        .collect()
 }
 
 /// The rclone listing of the bucket with each object's stored metadata: path ->
@@ -254,7 +203,7 @@ fn a_second_publish_sends_only_what_the_build_changed_and_deletes_what_went() {
     let server = S3Server::start();
     let site = publishing_site(&server);
     let aside = tempfile::tempdir().unwrap();
-    let held = hold_back_newest_week(site.path(), aside.path());
+    let held = hold_back_weeks(site.path(), aside.path(), 1);
     assert_ok(&paperboy(site.path(), &["build"]));
     let public = site.path().join("public");
 
@@ -457,7 +406,7 @@ fn a_publish_killed_midway_is_finished_by_the_next_one() {
         "{in_flight} was in the batch under way"
     );
     let aside = tempfile::tempdir().unwrap();
-    hold_back_newest_week(site.path(), aside.path());
+    hold_back_weeks(site.path(), aside.path(), 1);
     assert_ok(&paperboy(site.path(), &["build"]));
     assert!(!public.join(&in_flight).exists());
 
