@@ -339,6 +339,9 @@ fn lines_on(html: &str) -> Vec<(&str, &str)> {
 #[test]
 fn categories_paginate() {
     let site = example_site();
+    // Twenty a page (the default is 50), so that the example's cs.AI spans several pages.
+    let config = site.path().join("paperboy.toml");
+    std::fs::write(&config, format!("paginate_by = 20\n{}", read(&config))).unwrap();
     assert_ok(&build(site.path(), &[]));
     let public = site.path().join("public");
     let papers = papers_in(&site.path().join("content"));

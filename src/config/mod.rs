@@ -67,7 +67,7 @@ fn default_week_starts() -> String {
     "monday".into()
 }
 fn default_paginate_by() -> usize {
-    20
+    50
 }
 fn default_feed_limit() -> usize {
     50
