@@ -60,14 +60,30 @@ pub fn category_slug(name: &str) -> String {
     let s = s.trim_matches(['-', '.']).replace("..", ".");
     if s.is_empty() {
         "uncategorized".into()
+    } else if RESERVED_LIST_SLUGS.contains(&s.as_str()) {
+        format!("{s}-category")
     } else {
         bounded_slug(s, name)
     }
 }
 
+/// The week's own lists beside its categories' (`/digests/<week>/<slug>/`), and the
+/// numbered pages of a list: a journal subject called "Updated" must not take the new
+/// versions' page.
+const RESERVED_LIST_SLUGS: [&str; 4] = ["picks", "updated", "other", "page"];
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_category_named_like_a_weeks_own_list_gets_a_slug_of_its_own() {
+        for name in ["Picks", "updated", "Other", "page"] {
+            let slug = category_slug(name);
+            assert_eq!(slug, format!("{}-category", name.to_lowercase()));
+        }
+        assert_eq!(category_slug("Updates"), "updates");
+    }
 
     #[test]
     fn long_names_get_bounded_slugs_that_stay_apart() {
