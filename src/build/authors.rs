@@ -82,27 +82,8 @@ fn render_author_pages(ctx: &Ctx, out: &Output, lines: Option<&Snippets>) -> Res
                     );
                     let rel = pager::page_rel(&front, page);
                     ctx.page(out, context, "author.html", &rel, h.finish(), |c| {
-                        match lines {
-                            Some(lines) => {
-                                let held = papers
-                                    .iter()
-                                    .map(|&i| lines.get(i, c.context))
-                                    .collect::<Result<Vec<_>>>()?;
-                                let list: Vec<_> = papers
-                                    .iter()
-                                    .zip(&held)
-                                    .map(|(&i, line)| views::line_item(site, i, line))
-                                    .collect();
-                                c.insert("papers", &list);
-                            }
-                            None => {
-                                let list: Vec<_> = papers
-                                    .iter()
-                                    .map(|&i| views::paper_line(site, i, &ctx.urls))
-                                    .collect();
-                                c.insert("papers", &list);
-                            }
-                        }
+                        let list = listed_lines(site, &ctx.urls, lines, papers, c.context)?;
+                        c.insert("papers", &list);
                         c.insert("author", &views::author_view(author, &ctx.urls));
                         c.insert("paginator", &paginator);
                         Ok(())

@@ -73,35 +73,15 @@ pub(super) fn render_category_pages(
                 &pager::rel(&cat.slug, page),
                 h.finish(),
                 |c| {
-                    match lines {
-                        Some(lines) => {
-                            let held = papers
-                                .iter()
-                                .map(|&i| lines.get(i, c.context))
-                                .collect::<Result<Vec<_>>>()?;
-                            let list: Vec<_> = papers
-                                .iter()
-                                .zip(&held)
-                                .zip(headings)
-                                .map(|((&i, line), w)| views::Headed {
-                                    paper: views::line_item(site, i, line),
-                                    week_heading: w,
-                                })
-                                .collect();
-                            c.insert("papers", &list);
-                        }
-                        None => {
-                            let list: Vec<_> = papers
-                                .iter()
-                                .zip(headings)
-                                .map(|(&i, w)| views::Headed {
-                                    paper: views::paper_line(site, i, &ctx.urls),
-                                    week_heading: w,
-                                })
-                                .collect();
-                            c.insert("papers", &list);
-                        }
-                    }
+                    let list: Vec<_> = listed_lines(site, &ctx.urls, lines, papers, c.context)?
+                        .into_iter()
+                        .zip(headings)
+                        .map(|(paper, week_heading)| views::Headed {
+                            paper,
+                            week_heading,
+                        })
+                        .collect();
+                    c.insert("papers", &list);
                     if page == ListPage::Front {
                         c.insert("category", &views::category_summary(cat, &ctx.urls));
                     } else {

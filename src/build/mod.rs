@@ -27,7 +27,7 @@ use crate::render::{self, feeds, search, thousands};
 use crate::site::{self, Category, DigestEntry, Site};
 use anyhow::{Context, Result};
 use rayon::prelude::*;
-use snippets::{Snippet, Snippets};
+use snippets::{Snippet, Snippets, listed_lines};
 use std::collections::HashMap;
 use std::path::Path;
 use std::time::{Duration, Instant};

@@ -12,7 +12,7 @@
 use super::kept_lines::KeptLines;
 use crate::kept::RecordWriter;
 use crate::manifest::Fingerprint;
-use crate::render::{self, views};
+use crate::render::{self, views, views::Urls};
 use crate::site::Site;
 use anyhow::{Context as _, Result};
 use rayon::prelude::*;
@@ -54,6 +54,44 @@ impl Snippet {
 pub enum Held<'a> {
     Rendered(Arc<String>),
     Kept(&'a str),
+}
+
+impl serde::Serialize for Held<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_str(self)
+    }
+}
+
+/// A paper on a list of lines (a category's page, an author's): its line as `line.html`
+/// rendered it once for every list, or, for a theme without `line.html`, the line's view.
+#[derive(serde::Serialize)]
+#[serde(untagged)]
+pub enum ListedLine<'a> {
+    Rendered { id: &'a str, line: Held<'a> },
+    View(views::PaperLine<'a>),
+}
+
+/// `papers` as a list page shows them: each line from `lines`, which holds it until its
+/// last page is done, or each line's view.
+pub fn listed_lines<'x, 'a: 'x>(
+    site: &'x Site,
+    urls: &Urls,
+    lines: Option<&Snippets<'a>>,
+    papers: &[usize],
+    context: &mut tera::Context,
+) -> Result<Vec<ListedLine<'x>>> {
+    papers
+        .iter()
+        .map(|&i| {
+            Ok(match lines {
+                Some(lines) => ListedLine::Rendered {
+                    id: site.papers[i].front.id.as_str(),
+                    line: lines.get(i, context)?,
+                },
+                None => ListedLine::View(views::paper_line(site, i, urls)),
+            })
+        })
+        .collect()
 }
 
 impl std::ops::Deref for Held<'_> {

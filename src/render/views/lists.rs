@@ -273,22 +273,6 @@ pub fn card_item<'a>(site: &'a Site, i: usize, urls: &Urls, card: &'a str) -> Ca
     }
 }
 
-/// A paper on an author page of a theme with `line.html`: its line, rendered once for
-/// every author page that lists it.
-#[derive(Serialize)]
-pub struct LineItem<'a> {
-    pub id: &'a str,
-    /// `line.html` rendered for this paper.
-    pub line: &'a str,
-}
-
-pub fn line_item<'a>(site: &'a Site, i: usize, line: &'a str) -> LineItem<'a> {
-    LineItem {
-        id: site.papers[i].front.id.as_str(),
-        line,
-    }
-}
-
 /// A paper on a category page, with the heading of its week when it is the first of that
 /// week on the page.
 #[derive(Serialize)]
