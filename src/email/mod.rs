@@ -2,6 +2,7 @@
 //! layout, inlined CSS, 600 px, kept under Gmail's clipping size), a text part wrapped at
 //! 72 columns, a multipart `.eml`, and delivery over SMTP, once per recipient and week.
 
+mod fit;
 mod message;
 mod newsletter;
 mod sent;

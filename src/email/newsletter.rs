@@ -107,11 +107,10 @@ fn encoded_len(body: &str, kind: lettre::message::header::ContentType) -> usize 
 /// its headers (about 1 KB, with room for long addresses and List-Unsubscribe links).
 const HEADER_ROOM: usize = 3_000;
 
-fn whole_message_fits((html, text): &(String, String)) -> bool {
+fn message_size((html, text): &(String, String)) -> usize {
     encoded_html_len(html)
         + encoded_len(text, lettre::message::header::ContentType::TEXT_PLAIN)
         + HEADER_ROOM
-        <= HTML_SIZE_LIMIT
 }
 
 pub fn render_newsletter(
@@ -286,9 +285,20 @@ pub fn render_newsletter(
     order.sort_by_key(|&i| (is_picks(i), std::cmp::Reverse(sources[i].3.len()), i));
     let mut forms = vec![Form::Full; sources.len()];
     let mut rendered = render_with(&forms, &lens)?;
+    // Every paper on a line is where the steps end: when even that is over, the steps
+    // between (a render each, two for each group) need not be tried.
+    let mut skip_steps = encoded_html_len(&rendered.0) <= HTML_SIZE_LIMIT;
+    if !skip_steps {
+        let lines = vec![Form::Line; sources.len()];
+        let all_lines = render_with(&lines, &lens)?;
+        if encoded_html_len(&all_lines.0) > HTML_SIZE_LIMIT {
+            (forms, rendered, skip_steps) = (lines, all_lines, true);
+        }
+    }
     let steps = [Form::Brief, Form::Line]
         .into_iter()
-        .flat_map(|f| order.iter().map(move |&i| (f, i)));
+        .flat_map(|f| order.iter().map(move |&i| (f, i)))
+        .filter(|_| !skip_steps);
     for (form, gi) in steps {
         if encoded_html_len(&rendered.0) <= HTML_SIZE_LIMIT {
             break;
@@ -305,21 +315,19 @@ pub fn render_newsletter(
     let mut cut = None;
     if encoded_html_len(&rendered.0) > HTML_SIZE_LIMIT {
         let total: usize = lens.iter().sum();
-        let (mut fits, mut over) = (0, total);
-        while fits + 1 < over {
-            let mid = (fits + over) / 2;
-            let caps = views::week_shares(&lens, has_picks, mid);
-            let r = render_with(&forms, &caps)?;
-            if whole_message_fits(&r) {
-                (fits, rendered, cut) = (mid, r, Some(mid));
-            } else {
-                over = mid;
-            }
-        }
-        if cut.is_none() {
-            rendered = render_with(&forms, &views::week_shares(&lens, has_picks, 0))?;
-            cut = Some(0);
-        }
+        let found =
+            super::fit::largest_fitting(total, message_size(&rendered), HTML_SIZE_LIMIT, |n| {
+                let r = render_with(&forms, &views::week_shares(&lens, has_picks, n))?;
+                let size = message_size(&r);
+                Ok((r, size))
+            })?;
+        (cut, rendered) = match found {
+            Some((n, r)) => (Some(n), r),
+            None => (
+                Some(0),
+                render_with(&forms, &views::week_shares(&lens, has_picks, 0))?,
+            ),
+        };
     }
     let shortened = [Form::Brief, Form::Line]
         .into_iter()
