@@ -3,7 +3,7 @@
 # (bench/gen_site.rs --per-week K, three weeks, `build --full`), the bytes of the newest
 # week's page and of the home page, raw and gzipped (-6, as a host serves them), and of
 # the week's email (`paperboy email`, the files it writes; the goal is under 100,000 bytes
-# as sent).
+# as sent), and how long `paperboy email` took.
 #
 #   bench/week_pages.sh 86 300 2000 3000
 #   BIN=path/to/paperboy GEN=path/to/gen_site bench/week_pages.sh 2000
@@ -31,7 +31,9 @@ for K in ${sizes[*]}; do
   for page in "digests/$week/index.html" index.html; do
     printf "%-8s %-28s %12d %12d\n" "$K" "$page" "$(stat -c %s "$site/$page")" "$(gz "$site/$page")"
   done
-  if "$bin" --root "$work/site" -q email --week "$week" --out "$work/email" >/dev/null 2>&1; then
+  if /usr/bin/time -o "$work/email-time" -f "%e" \
+    "$bin" --root "$work/site" -q email --week "$week" --out "$work/email" >/dev/null 2>&1; then
+    echo "$K: paperboy email took $(cat "$work/email-time") s"
     for f in "$work"/email/*; do
       printf "%-8s %-28s %12d %12s\n" "$K" "email/$(basename "$f")" "$(stat -c %s "$f")" "-"
     done
