@@ -930,3 +930,22 @@ fn an_editors_line_is_not_called_the_machines() {
     );
     assert!(!entry.contains("(machine review)"), "{entry}");
 }
+
+#[test]
+fn a_digest_without_a_title_is_called_by_its_week() {
+    // `title` is optional in a digest's front matter; the week page, the home page and
+    // the lists named "Week 14, 2026" wherever the digest named itself.
+    let site = example_site();
+    let digest = site.path().join("content/digests/2026-W14.md");
+    let text = read(&digest);
+    assert!(text.contains("title = \"Week 14, 2026\"\n"));
+    std::fs::write(&digest, text.replace("title = \"Week 14, 2026\"\n", "")).unwrap();
+    assert_ok(&build(site.path(), &[]));
+    let public = site.path().join("public");
+    let week = read(public.join("digests/2026-W14/index.html"));
+    assert!(week.contains("<h1>Week 14, 2026</h1>"), "{week}");
+    assert!(week.contains("<title>Week 14, 2026 · "));
+    assert!(!week.contains("<h1></h1>"));
+    let home = read(public.join("index.html"));
+    assert!(home.contains("<h1>Week 14, 2026</h1>"));
+}

@@ -373,7 +373,7 @@ pub fn render_newsletter(
     let subject = email
         .subject
         .replace("{site}", &config.title)
-        .replace("{week}", digest.title)
+        .replace("{week}", &digest.title)
         .replace("{week_id}", &digest.week);
     Ok(Newsletter {
         week: digest.week.clone(),

@@ -38,7 +38,8 @@ pub struct CategoryGroup<P> {
 #[derive(Serialize)]
 pub struct DigestView<'a, P = PaperView<'a>> {
     pub week: String,
-    pub title: &'a str,
+    /// The digest's title, else `Week 9, 2026`.
+    pub title: String,
     pub start: String,
     pub end: String,
     pub url: String,
@@ -146,11 +147,7 @@ pub fn digest_view_with<'a, P>(
     let rel = digest_rel(d);
     Ok(DigestView {
         week: d.week.to_string(),
-        title: if d.front.title.is_empty() {
-            ""
-        } else {
-            &d.front.title
-        },
+        title: week_title(d),
         start: d.front.start.unwrap_or_else(|| d.week.start()).to_string(),
         end: d.front.end.unwrap_or_else(|| d.week.end()).to_string(),
         url: urls.path(&rel),
