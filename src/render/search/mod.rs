@@ -362,7 +362,7 @@ pub fn is_index_file(rel: &str) -> bool {
 pub const CHUNK: usize = 10;
 
 /// The abstract as results show it, cut at a word near this many characters.
-const ABSTRACT_CHARS: usize = 250;
+const ABSTRACT_CHARS: usize = 500;
 
 /// Where chunk `c` of the document details goes.
 pub fn doc_chunk_rel(c: usize) -> String {
