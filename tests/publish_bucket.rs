@@ -294,6 +294,11 @@ fn a_second_publish_sends_only_what_the_build_changed_and_deletes_what_went() {
 fn every_object_is_stored_with_its_content_type_and_cache_control() {
     let server = S3Server::start();
     let site = publishing_site(&server);
+    // Twenty lines a category page (the default is 50): cs.LG then has the full numbered
+    // pages and the part-full newest one this test looks at.
+    let config = site.path().join("paperboy.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(&config, format!("paginate_by = 20\n{text}")).unwrap();
     assert_ok(&paperboy(site.path(), &["build"]));
     assert_ok(&publish(&server, site.path()));
     let stored = stored_headers(&server);
