@@ -14,7 +14,7 @@ pub mod terms_cache;
 
 pub use index::is_category_of;
 pub use read::markdown_to_html;
-pub use slugs::{author_slug, category_slug};
+pub use slugs::{OTHER_SLUG, PICKS_SLUG, UPDATED_SLUG, author_slug, category_slug};
 
 use crate::manifest::Fingerprint;
 use crate::paper::Week;

@@ -67,10 +67,15 @@ pub fn category_slug(name: &str) -> String {
     }
 }
 
-/// The week's own lists beside its categories' (`/digests/<week>/<slug>/`), and the
-/// numbered pages of a list: a journal subject called "Updated" must not take the new
-/// versions' page.
-const RESERVED_LIST_SLUGS: [&str; 4] = ["picks", "updated", "other", "page"];
+/// The slugs of a week's own lists, beside its categories' (`/digests/<week>/<slug>/`):
+/// the editor's picks, the new versions, and the small groups folded into one.
+pub const PICKS_SLUG: &str = "picks";
+pub const UPDATED_SLUG: &str = "updated";
+pub const OTHER_SLUG: &str = "other";
+
+/// Those, and the numbered pages of a list: a journal subject called "Updated" must not
+/// take the new versions' page.
+const RESERVED_LIST_SLUGS: [&str; 4] = [PICKS_SLUG, UPDATED_SLUG, OTHER_SLUG, "page"];
 
 #[cfg(test)]
 mod tests {

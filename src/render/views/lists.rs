@@ -234,7 +234,7 @@ pub(super) fn order_groups<P>(
                 category: CategoryRef {
                     name: name.into(),
                     url: String::new(),
-                    slug: "other".into(),
+                    slug: OTHER_SLUG.into(),
                     full_name: "",
                 },
                 papers: small.into_iter().flat_map(|g| g.papers).collect(),

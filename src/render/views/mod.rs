@@ -3,7 +3,10 @@
 
 use super::pager;
 use crate::paper::FirstVersion;
-use crate::site::{Author, Category, DigestEntry, PaperEntry, Site, category_slug};
+use crate::site::{
+    Author, Category, DigestEntry, OTHER_SLUG, PICKS_SLUG, PaperEntry, Site, UPDATED_SLUG,
+    category_slug,
+};
 use serde::Serialize;
 use std::borrow::Cow;
 

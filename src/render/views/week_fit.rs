@@ -86,7 +86,7 @@ pub fn week_lists<'v, P>(view: &'v DigestView<'_, P>) -> Vec<WeekList<'v, P>> {
             });
         }
     };
-    push("picks", "Editor's picks", "", "", &view.picks);
+    push(PICKS_SLUG, "Editor's picks", "", "", &view.picks);
     for g in &view.groups {
         push(
             &g.category.slug,
@@ -96,7 +96,7 @@ pub fn week_lists<'v, P>(view: &'v DigestView<'_, P>) -> Vec<WeekList<'v, P>> {
             &g.papers,
         );
     }
-    push("updated", "New versions", "", "", &view.updated_papers);
+    push(UPDATED_SLUG, "New versions", "", "", &view.updated_papers);
     lists
 }
 
@@ -105,7 +105,7 @@ pub fn week_lists<'v, P>(view: &'v DigestView<'_, P>) -> Vec<WeekList<'v, P>> {
 pub fn cut_lists<'v, P>(view: &'v DigestView<'_, P>) -> Vec<(WeekList<'v, P>, usize)> {
     let lists = week_lists(view);
     let lens: Vec<usize> = lists.iter().map(|l| l.papers.len()).collect();
-    let picks = lists.first().is_some_and(|l| l.slug == "picks");
+    let picks = lists.first().is_some_and(|l| l.slug == PICKS_SLUG);
     let shares = week_shares(&lens, picks, WEEK_CARDS);
     lists
         .into_iter()
@@ -185,11 +185,11 @@ pub fn fit_week<P>(view: &mut DigestView<'_, P>, urls: &Urls) {
     for (slug, shown, len) in cuts {
         let more = Some(more(&view.week, &slug, len, urls));
         match slug.as_str() {
-            "picks" => {
+            PICKS_SLUG => {
                 view.picks.truncate(shown);
                 view.picks_more = more;
             }
-            "updated" => {
+            UPDATED_SLUG => {
                 view.updated_papers.truncate(shown);
                 view.updated_more = more;
             }
