@@ -9,7 +9,7 @@
 use super::text::References;
 use crate::config::Config;
 use crate::render::{self, views};
-use crate::site::Site;
+use crate::site::{PICKS_SLUG, Site, UPDATED_SLUG};
 use anyhow::{Result, anyhow, bail};
 use serde::Serialize;
 use std::path::Path;
@@ -139,7 +139,7 @@ pub fn render_newsletter(
     // The groups as the web digest shows them: picks, then the categories.
     let mut sources: Vec<(&str, &str, String, &[views::PaperView])> = Vec::new();
     if !digest.picks.is_empty() {
-        sources.push(("Editor's picks", "", "picks".into(), &digest.picks));
+        sources.push(("Editor's picks", "", PICKS_SLUG.into(), &digest.picks));
     }
     for g in &digest.groups {
         sources.push((
@@ -159,7 +159,7 @@ pub fn render_newsletter(
     let whole_at: Vec<String> = {
         let lists = views::week_lists(&digest);
         let lens: Vec<usize> = lists.iter().map(|l| l.papers.len()).collect();
-        let picks = lists.first().is_some_and(|l| l.slug == "picks");
+        let picks = lists.first().is_some_and(|l| l.slug == PICKS_SLUG);
         let web = views::week_shares(&lens, picks, views::WEEK_CARDS);
         lists
             .iter()
@@ -281,26 +281,25 @@ pub fn render_newsletter(
     // Shortening steps: one-liners out, largest group first (the editor's picks last),
     // then one line per paper in the same order.
     let mut order: Vec<usize> = (0..sources.len()).collect();
-    let is_picks = |i: usize| sources[i].2 == "picks";
+    let is_picks = |i: usize| sources[i].2 == PICKS_SLUG;
     order.sort_by_key(|&i| (is_picks(i), std::cmp::Reverse(sources[i].3.len()), i));
     let mut forms = vec![Form::Full; sources.len()];
     let mut rendered = render_with(&forms, &lens)?;
     // Every paper on a line is where the steps end: when even that is over, the steps
     // between (a render each, two for each group) need not be tried.
-    let mut skip_steps = encoded_html_len(&rendered.0) <= HTML_SIZE_LIMIT;
-    if !skip_steps {
+    if encoded_html_len(&rendered.0) > HTML_SIZE_LIMIT {
         let lines = vec![Form::Line; sources.len()];
         let all_lines = render_with(&lines, &lens)?;
         if encoded_html_len(&all_lines.0) > HTML_SIZE_LIMIT {
-            (forms, rendered, skip_steps) = (lines, all_lines, true);
+            (forms, rendered) = (lines, all_lines);
         }
     }
     let steps = [Form::Brief, Form::Line]
         .into_iter()
-        .flat_map(|f| order.iter().map(move |&i| (f, i)))
-        .filter(|_| !skip_steps);
+        .flat_map(|f| order.iter().map(move |&i| (f, i)));
     for (form, gi) in steps {
-        if encoded_html_len(&rendered.0) <= HTML_SIZE_LIMIT {
+        let all_lines = forms.iter().all(|&f| f == Form::Line);
+        if all_lines || encoded_html_len(&rendered.0) <= HTML_SIZE_LIMIT {
             break;
         }
         let has_summaries = sources[gi].3.iter().any(|p| !p.review.summary.is_empty());
@@ -390,7 +389,7 @@ pub fn render_newsletter(
 /// A list's anchor on the week's page.
 fn anchor_of(slug: &str) -> String {
     match slug {
-        "picks" | "updated" => slug.to_string(),
+        PICKS_SLUG | UPDATED_SLUG => slug.to_string(),
         _ => format!("group-{slug}"),
     }
 }
