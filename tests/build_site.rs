@@ -340,8 +340,7 @@ fn lines_on(html: &str) -> Vec<(&str, &str)> {
 fn categories_paginate() {
     let site = example_site();
     // Twenty a page (the default is 50), so that the example's cs.AI spans several pages.
-    let config = site.path().join("paperboy.toml");
-    std::fs::write(&config, format!("paginate_by = 20\n{}", read(&config))).unwrap();
+    common::set_paginate_by(site.path(), 20);
     assert_ok(&build(site.path(), &[]));
     let public = site.path().join("public");
     let papers = papers_in(&site.path().join("content"));

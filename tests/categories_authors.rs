@@ -11,9 +11,7 @@ fn built() -> tempfile::TempDir {
     let site = example_site();
     // Twenty lines a category page (the default is 50): the example's cs.AI then has six
     // pages, which the pagination checks here need.
-    let config = site.path().join("paperboy.toml");
-    let text = std::fs::read_to_string(&config).unwrap();
-    std::fs::write(&config, format!("paginate_by = 20\n{text}")).unwrap();
+    common::set_paginate_by(site.path(), 20);
     assert_ok(&paperboy(site.path(), &["build"]));
     site
 }

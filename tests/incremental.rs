@@ -918,8 +918,7 @@ fn lines_on(html: &str) -> Vec<&str> {
 #[test]
 fn new_weeks_leave_full_category_pages_as_they_were() {
     let site = example_site();
-    let config = site.path().join("paperboy.toml");
-    std::fs::write(&config, format!("paginate_by = 2\n{}", read(&config))).unwrap();
+    common::set_paginate_by(site.path(), 2);
     let aside = tempfile::tempdir().unwrap();
     let files = hold_back_weeks(site.path(), aside.path(), 5);
     assert_ok(&paperboy(site.path(), &["build", "--full"]));

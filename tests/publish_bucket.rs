@@ -296,9 +296,7 @@ fn every_object_is_stored_with_its_content_type_and_cache_control() {
     let site = publishing_site(&server);
     // Twenty lines a category page (the default is 50): cs.LG then has the full numbered
     // pages and the part-full newest one this test looks at.
-    let config = site.path().join("paperboy.toml");
-    let text = std::fs::read_to_string(&config).unwrap();
-    std::fs::write(&config, format!("paginate_by = 20\n{text}")).unwrap();
+    common::set_paginate_by(site.path(), 20);
     assert_ok(&paperboy(site.path(), &["build"]));
     assert_ok(&publish(&server, site.path()));
     let stored = stored_headers(&server);

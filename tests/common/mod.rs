@@ -245,6 +245,13 @@ pub fn assert_tool_ok(o: &Output, what: impl std::fmt::Display) {
     assert!(o.status.success(), "{what}: {}", stderr(o));
 }
 
+/// Sets how many papers a category page lists (`paginate_by`) in the site's
+/// `paperboy.toml`, ahead of its tables.
+pub fn set_paginate_by(site: &Path, n: usize) {
+    let config = site.join("paperboy.toml");
+    std::fs::write(&config, format!("paginate_by = {n}\n{}", read(&config))).unwrap();
+}
+
 pub fn read(path: impl AsRef<Path>) -> String {
     let p = path.as_ref();
     std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
